@@ -1,0 +1,31 @@
+# Front door: every target does its own set-up on a fresh Debian 12 machine.
+BUILD ?= build
+MESON_SETUP_ARGS ?=
+
+.PHONY: all deps build test test-slow run bench clean
+
+all: build
+
+deps:
+	@./tools/deps.sh
+
+$(BUILD)/build.ninja: | deps
+	meson setup $(BUILD) $(MESON_SETUP_ARGS)
+
+build: deps $(BUILD)/build.ninja
+	@ninja -C $(BUILD)
+
+test: build
+	@./tools/run_tests.sh $(BUILD)
+
+test-slow: build
+	@./tools/run_tests.sh $(BUILD) --slow
+
+run: build
+	@$(BUILD)/cli/polydat example
+
+bench: build
+	@$(BUILD)/tests/bench/polydat-bench
+
+clean:
+	rm -rf $(BUILD)

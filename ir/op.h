@@ -1,0 +1,49 @@
+// The operation carried by a morphism: the seed's Core set plus what the language needs.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "ir/ids.h"
+
+namespace polydat::ir {
+
+enum class OpKind : uint8_t {
+  Pair, Proj,                                // products (structural)
+  Add, Sub, Mul, Div, Mod, Neg,              // arithmetic, wrapping; RISC-V division
+  Eq, Neq, Lt, Gt, Le, Ge,                   // comparisons
+  And, Or, Xor, Not,                         // logical on bool, bitwise on integers
+  Shl, Shr, Rotl, Rotr, Pow,                 // shifts, rotates, power
+  Cast, Popcount, Clz, Ctz,                  // conversions and bit counts
+  Phi,                                       // (t, f, cond) -> cond ? t : f
+  Call,                                      // a named function
+  LoopEnter, LoopBack, LoopExit,             // the inline loop (merge enter, back edge, exit)
+  Output,                                    // the one identity-shaped morphism: x -> ret
+};
+
+inline constexpr int kNumOpKinds = static_cast<int>(OpKind::Output) + 1;
+
+struct Operation {
+  OpKind kind = OpKind::Output;
+  uint32_t a = 0;  // Pair: slot; Proj: index; Call: callee
+  uint32_t b = 0;  // Pair: arity
+
+  static Operation simple(OpKind k) { return {k, 0, 0}; }
+  static Operation pair(uint32_t slot, uint32_t arity) { return {OpKind::Pair, slot, arity}; }
+  static Operation proj(uint32_t index) { return {OpKind::Proj, index, 0}; }
+  static Operation call(FuncId f) { return {OpKind::Call, f.v, 0}; }
+
+  uint32_t slot() const { return a; }
+  uint32_t arity() const { return b; }
+  uint32_t index() const { return a; }
+  FuncId callee() const { return FuncId(a); }
+
+  friend bool operator==(const Operation&, const Operation&) = default;
+};
+
+// The operation's name as dumps print it ("Add", "Pair", "LoopBack").
+std::string_view op_name(OpKind k);
+std::optional<OpKind> op_from_name(std::string_view name);
+
+}  // namespace polydat::ir

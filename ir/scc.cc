@@ -1,0 +1,41 @@
+// The only file that includes Boost.Graph (it is costly to compile).
+#include "ir/scc.h"
+
+#include <algorithm>
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/strong_components.hpp>
+
+namespace polydat::ir {
+
+std::vector<std::vector<ObjectId>> strong_components(const CategoryIr& ir, std::span<const ObjectId> nodes,
+                                                     const EdgeFilter& keep) {
+  constexpr uint32_t kAbsent = UINT32_MAX;
+  std::vector<uint32_t> local(ir.objects().size(), kAbsent);
+  for (size_t i = 0; i < nodes.size(); ++i) local[nodes[i].v] = static_cast<uint32_t>(i);
+
+  using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
+  Graph g(nodes.size());
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    for (MorphismId m : ir.out_edges(nodes[i])) {
+      const Morphism& mm = ir.morphism(m);
+      const uint32_t t = local[mm.target.v];
+      if (t != kAbsent && (!keep || keep(mm))) boost::add_edge(i, t, g);
+    }
+  }
+  // Boost's DFS is iterative (BOOST_RECURSIVE_DFS is not defined): deep graphs are safe.
+  std::vector<int> comp(nodes.size());
+  const int n = boost::strong_components(
+      g, boost::make_iterator_property_map(comp.begin(), boost::get(boost::vertex_index, g)));
+  std::vector<std::vector<ObjectId>> out(static_cast<size_t>(n));
+  for (size_t i = 0; i < nodes.size(); ++i) out[static_cast<size_t>(comp[i])].push_back(nodes[i]);
+  for (auto& c : out) std::sort(c.begin(), c.end());
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.front() < b.front(); });
+  return out;
+}
+
+std::vector<std::vector<ObjectId>> sccs(const CategoryIr& ir, FuncId f) {
+  const std::vector<ObjectId> nodes = ir.objects_of(f);
+  return strong_components(ir, nodes);
+}
+
+}  // namespace polydat::ir
