@@ -2,8 +2,8 @@
 #include <xxhash.h>
 
 #include "cli/example_kernel.h"
-#include "ir/builder.h"
 #include "ir/interp.h"
+#include "shapes.h"
 
 using namespace polydat::ir;
 
@@ -16,4 +16,20 @@ TEST_CASE("the example kernel's hash agrees with XXH3_64bits") {
     REQUIRE(r.ok());
     CHECK(r->as_u64() == XXH3_64bits(&x, sizeof x));
   }
+}
+
+TEST_CASE("shapes evaluate to hand-derived values") {
+  auto eval = [](const CategoryIr& g, uint64_t n) {
+    auto r = evaluate(g, g.entry(), shapes::u64(n));
+    REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().message));
+    return r->as_u64();
+  };
+  CHECK(eval(shapes::sum_to_n(), 10) == 55);
+  CHECK(eval(shapes::sum_to_n(), 0) == 0);
+  CHECK(eval(shapes::count_up(), 7) == 7);
+  CHECK(eval(shapes::nested_loops(), 5) == 10);
+  CHECK(eval(shapes::nested_loops(), 10) == 120);
+  CHECK(eval(shapes::two_loops(), 10) == 65);
+  CHECK(eval(shapes::pipeline(), 4) == 39);
+  CHECK(eval(shapes::with_call(), 3) == 12);
 }
