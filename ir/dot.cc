@@ -1,0 +1,3 @@
+#include "ir/dot.h"
+
+namespace polydat::ir {}  // namespace polydat::ir

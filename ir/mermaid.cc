@@ -1,0 +1,3 @@
+#include "ir/mermaid.h"
+
+namespace polydat::ir {}  // namespace polydat::ir

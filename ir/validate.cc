@@ -1,0 +1,3 @@
+#include "ir/validate.h"
+
+namespace polydat::ir {}  // namespace polydat::ir
