@@ -24,7 +24,7 @@ std::vector<MorphismId> topo_order(const CategoryIr& ir, FuncId f) {
   // Unmet conditions per morphism; remaining definers per object.
   std::vector<uint32_t> pending(n_mor, 0);
   std::vector<uint32_t> need(n_obj, 0);
-  std::vector<std::vector<MorphismId>> waiting_enters(n_obj);  // object -> LoopEnters that wait on it
+  std::vector<std::vector<MorphismId>> waiters(n_obj);  // object -> loop morphisms that also wait on it
 
   for (ObjectId o : ir.objects_of(f)) {
     const Object& obj = ir.object(o);
@@ -36,7 +36,19 @@ std::vector<MorphismId> topo_order(const CategoryIr& ir, FuncId f) {
   }
   for (MorphismId m : fd.morphisms) pending[m.v] = need[ir.morphism(m).source.v] > 0 ? 1 : 0;
 
+  auto wait_on = [&](MorphismId m, ObjectId o) {
+    if (need[o.v] == 0) return;  // complete from the start
+    waiters[o.v].push_back(m);
+    ++pending[m.v];
+  };
   const LoopNest nest = loop_nest(ir, f);
+  // An exit fires once the whole body has run: after every back route of its loop.
+  for (MorphismId m : fd.morphisms) {
+    if (ir.morphism(m).op.kind != OpKind::LoopExit) continue;
+    for (ObjectId merge : exit_owners(ir, m))
+      for (MorphismId b : ir.in_edges(merge))
+        if (ir.morphism(b).op.kind == OpKind::LoopBack) wait_on(m, ir.morphism(b).source);
+  }
   for (const Loop& loop : nest.loops) {
     MorphismId enter;
     for (MorphismId m : ir.in_edges(loop.merge))
@@ -48,11 +60,7 @@ std::vector<MorphismId> topo_order(const CategoryIr& ir, FuncId f) {
         if (m != enter && !loop.contains(ir.morphism(m).source)) outside.push_back(ir.morphism(m).source);
     std::sort(outside.begin(), outside.end());
     outside.erase(std::unique(outside.begin(), outside.end()), outside.end());
-    for (ObjectId src : outside) {
-      if (need[src.v] == 0) continue;  // already complete at the start
-      waiting_enters[src.v].push_back(enter);
-      ++pending[enter.v];
-    }
+    for (ObjectId src : outside) wait_on(enter, src);
   }
 
   MinHeap ready, deferred;
@@ -77,7 +85,7 @@ std::vector<MorphismId> topo_order(const CategoryIr& ir, FuncId f) {
     if (mm.op.kind == OpKind::LoopBack) continue;  // closes the cycle, completes nothing
     if (need[mm.target.v] == 0 || --need[mm.target.v] > 0) continue;
     for (MorphismId next : ir.out_edges(mm.target)) satisfy(next);
-    for (MorphismId enter : waiting_enters[mm.target.v]) satisfy(enter);
+    for (MorphismId w : waiters[mm.target.v]) satisfy(w);
   }
   return order;
 }

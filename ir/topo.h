@@ -15,6 +15,8 @@ namespace polydat::ir {
 // - a loop runs as a unit: its LoopEnter also waits for every value that the
 //   loop's region reads from outside, and is released only when nothing
 //   else is ready, so loop invariants come first;
+// - a LoopExit also waits for its loop's back routes, so the whole body
+//   precedes the exit;
 // - ties go to source position (file, start, end), then insertion order.
 // On a sealed graph the result holds every morphism of f exactly once.
 std::vector<MorphismId> topo_order(const CategoryIr& ir, FuncId f);
