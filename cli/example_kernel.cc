@@ -16,17 +16,27 @@ T must(Result<T> r) {
 }
 
 // XXH3_64bits for an 8-byte input and seed 0, as the xxHash sources reduce it.
+// One statement per object, so objects are created in source order whatever
+// order the compiler evaluates call arguments in (dumps stay byte-identical).
 void build_hash(FnBuilder& fb) {
   const SourceLoc loc{};
   auto k = [&](uint64_t v) { return must(fb.constant(Value::integer(TyKind::U64, v), loc)); };
   auto op = [&](OpKind o, ObjectId a, ObjectId b) { return must(fb.binop(o, a, b, Dest::fresh(), loc)); };
-  ObjectId x = fb.input();
-  ObjectId h = op(OpKind::Xor, op(OpKind::Rotl, x, k(32)), k(0xC73AB174C5ECD5A2));
-  h = op(OpKind::Xor, h, op(OpKind::Xor, op(OpKind::Rotl, h, k(49)), op(OpKind::Rotl, h, k(24))));
-  h = op(OpKind::Mul, h, k(0x9FB21C651E98DF25));
-  h = op(OpKind::Xor, h, op(OpKind::Add, op(OpKind::Shr, h, k(35)), k(8)));
-  h = op(OpKind::Mul, h, k(0x9FB21C651E98DF25));
-  must(fb.binop(OpKind::Xor, h, op(OpKind::Shr, h, k(28)), Dest::ret(), loc));
+  const ObjectId x = fb.input();
+  const ObjectId c32 = k(32), c49 = k(49), c24 = k(24), c35 = k(35), c8 = k(8), c28 = k(28);
+  const ObjectId secret = k(0xC73AB174C5ECD5A2);
+  const ObjectId prime = k(0x9FB21C651E98DF25);
+  ObjectId h = op(OpKind::Rotl, x, c32);
+  h = op(OpKind::Xor, h, secret);
+  const ObjectId r49 = op(OpKind::Rotl, h, c49);
+  const ObjectId r24 = op(OpKind::Rotl, h, c24);
+  h = op(OpKind::Xor, h, op(OpKind::Xor, r49, r24));
+  h = op(OpKind::Mul, h, prime);
+  const ObjectId s35 = op(OpKind::Shr, h, c35);
+  h = op(OpKind::Xor, h, op(OpKind::Add, s35, c8));
+  h = op(OpKind::Mul, h, prime);
+  const ObjectId s28 = op(OpKind::Shr, h, c28);
+  must(fb.binop(OpKind::Xor, h, s28, Dest::ret(), loc));
 }
 }  // namespace
 

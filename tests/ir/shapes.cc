@@ -25,6 +25,14 @@ struct Fn {
   ObjectId pack(std::initializer_list<ObjectId> parts, Dest d = Dest::fresh()) {
     return must(fb->pack(std::vector<ObjectId>(parts), d, lines.next()));
   }
+  // Operands are evaluated before the call takes its source line, so the
+  // lines follow the order of creation whatever order g++ evaluates arguments in.
+  LoopHandle begin(ObjectId init, const char* name) { return must(fb->begin_loop(init, lines.next(), name)); }
+  void back(LoopHandle lh, ObjectId next, ObjectId cond) { must(fb->loop_back(lh, next, cond, lines.next())); }
+  ObjectId exit(LoopHandle lh, ObjectId value, ObjectId cond, Dest d) {
+    return must(fb->loop_exit(lh, value, cond, std::move(d), lines.next()));
+  }
+  void end(LoopHandle lh) { must(fb->end_loop(lh)); }
   CategoryIr seal() {
     must(fb->finish());
     fb.reset();
@@ -37,32 +45,34 @@ Ty pair_in() { return Ty::structure("pair_in", {{"a", Ty::u64()}, {"b", Ty::u64(
 // sum_to_n's loop on an existing n, exiting to `dest`.
 ObjectId sum_loop(Fn& f, ObjectId n, Dest dest) {
   ObjectId one = f.k(1);
-  LoopHandle lh = must(f.fb->begin_loop(f.pack({one, f.k(0)}), f.lines.next(), "state"));
+  LoopHandle lh = f.begin(f.pack({one, f.k(0)}), "state");
   ObjectId m = f.fb->merge_of(lh);
   ObjectId i = f.proj(m, 0, "i");
   ObjectId acc = f.proj(m, 1, "acc");
   ObjectId cond = f.op(K::Le, i, n);
   ObjectId next = f.pack({f.op(K::Add, i, one), f.op(K::Add, acc, i)});
-  must(f.fb->loop_back(lh, next, cond, f.lines.next()));
-  ObjectId out = must(f.fb->loop_exit(lh, acc, cond, dest, f.lines.next()));
-  must(f.fb->end_loop(lh));
+  f.back(lh, next, cond);
+  ObjectId out = f.exit(lh, acc, cond, dest);
+  f.end(lh);
   return out;
 }
 
 ObjectId count_loop(Fn& f, ObjectId n, Dest dest) {
-  LoopHandle lh = must(f.fb->begin_loop(f.k(0), f.lines.next(), "i"));
+  LoopHandle lh = f.begin(f.k(0), "i");
   ObjectId i = f.fb->merge_of(lh);
   ObjectId cond = f.op(K::Lt, i, n);
-  must(f.fb->loop_back(lh, f.op(K::Add, i, f.k(1)), cond, f.lines.next()));
-  ObjectId out = must(f.fb->loop_exit(lh, i, cond, dest, f.lines.next()));
-  must(f.fb->end_loop(lh));
+  f.back(lh, f.op(K::Add, i, f.k(1)), cond);
+  ObjectId out = f.exit(lh, i, cond, dest);
+  f.end(lh);
   return out;
 }
 }  // namespace
 
 CategoryIr add() {
   Fn f("add", pair_in(), Ty::u64());
-  f.op(K::Add, f.proj(f.fb->input(), 0, "a"), f.proj(f.fb->input(), 1, "b"), Dest::ret());
+  ObjectId a = f.proj(f.fb->input(), 0, "a");
+  ObjectId b = f.proj(f.fb->input(), 1, "b");
+  f.op(K::Add, a, b, Dest::ret());
   return f.seal();
 }
 
@@ -121,22 +131,22 @@ CategoryIr nested_loops() {
   ObjectId n = f.fb->input();
   ObjectId one = f.k(1);
   ObjectId zero = f.k(0);
-  LoopHandle outer = must(f.fb->begin_loop(f.pack({zero, zero}), f.lines.next(), "outer"));
+  LoopHandle outer = f.begin(f.pack({zero, zero}), "outer");
   ObjectId m1 = f.fb->merge_of(outer);
   ObjectId i = f.proj(m1, 0, "i");
   ObjectId t = f.proj(m1, 1, "t");
   ObjectId c1 = f.op(K::Lt, i, n);
-  LoopHandle inner = must(f.fb->begin_loop(f.pack({zero, t}), f.lines.next(), "inner"));
+  LoopHandle inner = f.begin(f.pack({zero, t}), "inner");
   ObjectId m2 = f.fb->merge_of(inner);
   ObjectId j = f.proj(m2, 0, "j");
   ObjectId s = f.proj(m2, 1, "s");
   ObjectId c2 = f.op(K::Lt, j, i);
-  must(f.fb->loop_back(inner, f.pack({f.op(K::Add, j, one), f.op(K::Add, s, j)}), c2, f.lines.next()));
-  ObjectId s_out = must(f.fb->loop_exit(inner, s, c2, Dest::fresh("s_out"), f.lines.next()));
-  must(f.fb->end_loop(inner));
-  must(f.fb->loop_back(outer, f.pack({f.op(K::Add, i, one), s_out}), c1, f.lines.next()));
-  must(f.fb->loop_exit(outer, t, c1, Dest::ret(), f.lines.next()));
-  must(f.fb->end_loop(outer));
+  f.back(inner, f.pack({f.op(K::Add, j, one), f.op(K::Add, s, j)}), c2);
+  ObjectId s_out = f.exit(inner, s, c2, Dest::fresh("s_out"));
+  f.end(inner);
+  f.back(outer, f.pack({f.op(K::Add, i, one), s_out}), c1);
+  f.exit(outer, t, c1, Dest::ret());
+  f.end(outer);
   return f.seal();
 }
 
@@ -144,14 +154,14 @@ CategoryIr gcd() {
   Fn f("gcd", pair_in(), Ty::u64());
   ObjectId a0 = f.proj(f.fb->input(), 0, "a");
   ObjectId b0 = f.proj(f.fb->input(), 1, "b");
-  LoopHandle lh = must(f.fb->begin_loop(f.pack({a0, b0}), f.lines.next(), "ab"));
+  LoopHandle lh = f.begin(f.pack({a0, b0}), "ab");
   ObjectId m = f.fb->merge_of(lh);
   ObjectId a = f.proj(m, 0, "a");
   ObjectId b = f.proj(m, 1, "b");
   ObjectId cond = f.op(K::Neq, b, f.k(0));
-  must(f.fb->loop_back(lh, f.pack({b, f.op(K::Mod, a, b)}), cond, f.lines.next()));
-  must(f.fb->loop_exit(lh, a, cond, Dest::ret(), f.lines.next()));
-  must(f.fb->end_loop(lh));
+  f.back(lh, f.pack({b, f.op(K::Mod, a, b)}), cond);
+  f.exit(lh, a, cond, Dest::ret());
+  f.end(lh);
   return f.seal();
 }
 
