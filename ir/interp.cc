@@ -1,5 +1,7 @@
 #include "ir/interp.h"
 
+#include <algorithm>
+
 #include "ir/loops.h"
 #include "ir/semantics.h"
 #include "ir/topo.h"
@@ -24,6 +26,9 @@ struct Interpreter::Program {
     uint32_t id;  // morphism id, or loop index
   };
   std::vector<std::vector<Step>> blocks;
+  // Per loop block: its first heads[b] steps compute the guard and every value read
+  // from outside the loop (the head); the rest (the body) runs only while the guard holds.
+  std::vector<size_t> heads;
   std::vector<LoopPlan> loops;
   std::vector<Value> initial;  // the frame before the first step: constants and product shells
   ObjectId input, output;
@@ -68,6 +73,47 @@ Expected<const Interpreter::Program*, InterpError> Interpreter::program(FuncId f
       continue;
     }
     p->blocks[static_cast<size_t>(innermost[mm.target.v] + 1)].push_back({false, m.v});
+  }
+  // LANGUAGE.md: the body runs only while the guard is true; the exit reads the failing
+  // state. So a loop block is split: the head (the guard's slice, plus the slice of every
+  // value leaving the loop) runs first, the body only if the guard holds. Head steps keep
+  // their order, and so do body steps; the head is closed under reads, so this is still a
+  // topological order.
+  p->heads.assign(p->blocks.size(), 0);
+  const std::vector<MorphismId>& fmorph = ir_.func(f).morphisms;
+  for (size_t li = 0; li < nest.loops.size(); ++li) {
+    const Loop& loop = nest.loops[li];
+    std::vector<bool> needed(ir_.objects().size(), false);
+    needed[p->loops[li].cond.v] = true;
+    for (MorphismId m : fmorph) {
+      const Morphism& mm = ir_.morphism(m);
+      if (loop.contains(mm.source) && !loop.contains(mm.target)) needed[mm.source.v] = true;
+    }
+    std::vector<Program::Step>& block = p->blocks[li + 1];
+    std::vector<bool> in_head(block.size(), false);
+    for (size_t s = block.size(); s-- > 0;) {
+      const Program::Step st = block[s];
+      if (st.is_loop) {  // a nested loop is needed when something needed lies in its region
+        const Loop& inner = nest.loops[st.id];
+        if (std::none_of(inner.region.begin(), inner.region.end(), [&](ObjectId o) { return needed[o.v]; }))
+          continue;
+        in_head[s] = true;
+        for (MorphismId m : fmorph) {
+          const Morphism& mm = ir_.morphism(m);
+          if (inner.contains(mm.target) && !inner.contains(mm.source)) needed[mm.source.v] = true;
+        }
+      } else {
+        const Morphism& mm = ir_.morphism(MorphismId(st.id));
+        if (!needed[mm.target.v]) continue;
+        in_head[s] = true;
+        needed[mm.source.v] = true;
+      }
+    }
+    std::vector<Program::Step> ordered, body;
+    for (size_t s = 0; s < block.size(); ++s) (in_head[s] ? ordered : body).push_back(block[s]);
+    p->heads[li + 1] = ordered.size();
+    ordered.insert(ordered.end(), body.begin(), body.end());
+    block = std::move(ordered);
   }
   for (ObjectId o : ir_.objects_of(f)) {
     const Object& obj = ir_.object(o);
@@ -118,14 +164,17 @@ Expected<Value, InterpError> Interpreter::run(FuncId f, const Value& input) {
     auto val = [&](ObjectId o) -> Value& { return a.vals[local_[o.v]]; };
     const auto& block = a.prog->blocks[fr.block];
 
+    if (fr.loop >= 0 && fr.pc == a.prog->heads[fr.block]) {  // the head is done: the guard is known
+      const LoopPlan& lp = a.prog->loops[static_cast<size_t>(fr.loop)];
+      if (!val(lp.cond).as_bool()) {  // exit on this state; the body does not run
+        frames.pop_back();
+        continue;
+      }
+    }
     if (fr.pc == block.size()) {
-      if (fr.loop >= 0) {  // end of one iteration: take the back edge while the guard holds
+      if (fr.loop >= 0) {  // end of an iteration whose guard held: take the back edge
         const LoopPlan& lp = a.prog->loops[static_cast<size_t>(fr.loop)];
         const Value& route = val(lp.back_route);
-        if (!route.elems()[1].as_bool()) {
-          frames.pop_back();
-          continue;
-        }
         if (++fr.iterations > options_.max_iterations)
           return InterpError{InterpErrorKind::IterationLimit,
                              "the loop ran more than " + std::to_string(options_.max_iterations) + " iterations",
