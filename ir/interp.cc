@@ -74,46 +74,19 @@ Expected<const Interpreter::Program*, InterpError> Interpreter::program(FuncId f
     }
     p->blocks[static_cast<size_t>(innermost[mm.target.v] + 1)].push_back({false, m.v});
   }
-  // LANGUAGE.md: the body runs only while the guard is true; the exit reads the failing
-  // state. So a loop block is split: the head (the guard's slice, plus the slice of every
-  // value leaving the loop) runs first, the body only if the guard holds. Head steps keep
-  // their order, and so do body steps; the head is closed under reads, so this is still a
-  // topological order.
+  // LANGUAGE.md: the body runs only while the guard is true, and the exit reads
+  // the state whose guard failed. So each loop block runs its head first (the
+  // plan's head: the guard and all that leaves the loop), then, only while the
+  // guard holds, the rest. Both parts keep topological order.
   p->heads.assign(p->blocks.size(), 0);
-  const std::vector<MorphismId>& fmorph = ir_.func(f).morphisms;
-  for (size_t li = 0; li < nest.loops.size(); ++li) {
-    const Loop& loop = nest.loops[li];
-    std::vector<bool> needed(ir_.objects().size(), false);
-    needed[p->loops[li].cond.v] = true;
-    for (MorphismId m : fmorph) {
-      const Morphism& mm = ir_.morphism(m);
-      if (loop.contains(mm.source) && !loop.contains(mm.target)) needed[mm.source.v] = true;
-    }
+  for (size_t li = 0; li < p->loops.size(); ++li) {
+    const LoopPlan& lp = p->loops[li];
+    auto in_head = [&](const Program::Step& st) {
+      return lp.in_head(st.is_loop ? p->loops[st.id].merge : ir_.morphism(MorphismId(st.id)).target);
+    };
     std::vector<Program::Step>& block = p->blocks[li + 1];
-    std::vector<bool> in_head(block.size(), false);
-    for (size_t s = block.size(); s-- > 0;) {
-      const Program::Step st = block[s];
-      if (st.is_loop) {  // a nested loop is needed when something needed lies in its region
-        const Loop& inner = nest.loops[st.id];
-        if (std::none_of(inner.region.begin(), inner.region.end(), [&](ObjectId o) { return needed[o.v]; }))
-          continue;
-        in_head[s] = true;
-        for (MorphismId m : fmorph) {
-          const Morphism& mm = ir_.morphism(m);
-          if (inner.contains(mm.target) && !inner.contains(mm.source)) needed[mm.source.v] = true;
-        }
-      } else {
-        const Morphism& mm = ir_.morphism(MorphismId(st.id));
-        if (!needed[mm.target.v]) continue;
-        in_head[s] = true;
-        needed[mm.source.v] = true;
-      }
-    }
-    std::vector<Program::Step> ordered, body;
-    for (size_t s = 0; s < block.size(); ++s) (in_head[s] ? ordered : body).push_back(block[s]);
-    p->heads[li + 1] = ordered.size();
-    ordered.insert(ordered.end(), body.begin(), body.end());
-    block = std::move(ordered);
+    const auto body = std::stable_partition(block.begin(), block.end(), in_head);
+    p->heads[li + 1] = static_cast<size_t>(body - block.begin());
   }
   for (ObjectId o : ir_.objects_of(f)) {
     const Object& obj = ir_.object(o);

@@ -98,6 +98,49 @@ std::vector<ObjectId> exit_owners(const CategoryIr& ir, MorphismId exit) {
   return owners;
 }
 
+namespace {
+// Backward closure inside the loop's region from the guard and from every
+// value that leaves the region; the loop's own back edge is not followed.
+std::vector<ObjectId> loop_head(const CategoryIr& ir, const LoopNest& nest, int li, ObjectId cond) {
+  const Loop& loop = nest.loops[static_cast<size_t>(li)];
+  std::vector<int> child_of(ir.objects().size(), -1);  // the directly nested loop holding an object
+  for (size_t c = 0; c < nest.loops.size(); ++c)
+    if (nest.loops[c].parent == li)
+      for (ObjectId o : nest.loops[c].region) child_of[o.v] = static_cast<int>(c);
+  std::vector<ObjectId> work{cond};
+  for (ObjectId o : loop.region)
+    for (MorphismId m : ir.out_edges(o))
+      if (!loop.contains(ir.morphism(m).target)) work.push_back(o);
+  std::vector<bool> in_head(ir.objects().size(), false);
+  auto reads_of = [&](ObjectId o, const Loop* unit) {
+    for (MorphismId m : ir.in_edges(o)) {
+      const Morphism& mm = ir.morphism(m);
+      if (mm.op.kind == OpKind::LoopBack && mm.target == loop.merge) continue;
+      if (unit == nullptr || !unit->contains(mm.source)) work.push_back(mm.source);
+    }
+  };
+  while (!work.empty()) {
+    const ObjectId o = work.back();
+    work.pop_back();
+    if (!loop.contains(o) || in_head[o.v]) continue;
+    if (child_of[o.v] < 0) {
+      in_head[o.v] = true;
+      reads_of(o, nullptr);
+      continue;
+    }
+    const Loop& child = nest.loops[static_cast<size_t>(child_of[o.v])];  // a nested loop runs whole
+    for (ObjectId x : child.region) {
+      in_head[x.v] = true;
+      reads_of(x, &child);
+    }
+  }
+  std::vector<ObjectId> head;
+  for (ObjectId o : loop.region)
+    if (in_head[o.v]) head.push_back(o);
+  return head;
+}
+}  // namespace
+
 std::optional<LoopPlan> loop_plan(const CategoryIr& ir, const LoopNest& nest, ObjectId merge) {
   const int li = nest.index_of(merge);
   if (li < 0) return std::nullopt;
@@ -138,6 +181,7 @@ std::optional<LoopPlan> loop_plan(const CategoryIr& ir, const LoopNest& nest, Ob
   auto value = route_feeder(ir, p.exit_route, 0);
   if (!value) return std::nullopt;
   p.exit_value = *value;
+  p.head = loop_head(ir, nest, li, p.cond);
   return p;
 }
 

@@ -64,7 +64,14 @@ struct LoopPlan {
   ObjectId exit_value;
   ObjectId exit_target;
   std::vector<ObjectId> region;
+  // The part of the region computed on a state before its guard is tested:
+  // the guard and every region value read from outside the loop, with all
+  // they read inside the region (a nested loop joins whole). The rest of the
+  // region, the body proper, runs only while the guard holds. Sorted by id.
+  std::vector<ObjectId> head;
   ObjectId parent;  // the enclosing loop's merge; invalid when outermost
+
+  bool in_head(ObjectId o) const { return std::binary_search(head.begin(), head.end(), o); }
 };
 
 // nullopt for any non-canonical shape (not a loop header, several back edges

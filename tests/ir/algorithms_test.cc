@@ -319,3 +319,24 @@ TEST_CASE("a 100,000-object chain inside a loop body") {
   CHECK(topo_order(g, f).size() == g.morphisms().size());
   CHECK(evaluate(g, f, shapes::u64(2 * kLinks))->as_u64() == 2 * kLinks);  // two iterations
 }
+
+TEST_CASE("loop_plan head: the guard and what leaves the loop; the next state is body") {
+  const CategoryIr g = shapes::sum_to_n();
+  const auto plan = loop_plan(g, g.entry(), merge_named(g, "state"));
+  REQUIRE(plan);
+  CHECK(plan->in_head(plan->merge));
+  CHECK(plan->in_head(plan->cond));
+  CHECK(plan->in_head(plan->exit_value));  // acc leaves the loop through the exit
+  CHECK_FALSE(plan->in_head(plan->next));
+  CHECK_FALSE(plan->in_head(plan->back_route));
+  CHECK(std::includes(plan->region.begin(), plan->region.end(), plan->head.begin(), plan->head.end()));
+
+  const CategoryIr nested = shapes::nested_loops();
+  const LoopNest nest = loop_nest(nested, nested.entry());
+  const auto outer = loop_plan(nested, nest, merge_named(nested, "outer"));
+  const auto inner = loop_plan(nested, nest, merge_named(nested, "inner"));
+  REQUIRE(outer);
+  REQUIRE(inner);
+  CHECK_FALSE(outer->in_head(inner->merge));  // the guard i < n does not need the inner loop
+  CHECK(inner->in_head(inner->exit_value));
+}
