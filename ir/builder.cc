@@ -147,7 +147,7 @@ Result<Unit> IrBuilder::check_loops(FuncId f) const {
   const LoopNest nest = loop_nest(g_, f);
   if (!nest.irreducible.empty()) {
     const Object& m = g_.object(nest.irreducible.front());
-    return err(IrErrorKind::IrreducibleLoop, "a cycle is entered through more than one loop merge", m.loc);
+    return err(IrErrorKind::IrreducibleLoop, "a cycle is not a loop with one entering merge", m.loc);
   }
   std::vector<ObjectId> merges;
   for (ObjectId o : g_.objects_of(f))

@@ -43,6 +43,11 @@ LoopNest loop_nest(const CategoryIr& ir, FuncId f) {
     work.pop_front();
     for (std::vector<ObjectId>& comp : strong_components(ir, w.nodes, keep)) {
       if (comp.size() < 2) continue;  // no self-loops: a back edge leaves from a route object
+      if (w.parent >= 0 && comp.size() == w.nodes.size()) {
+        // Removing the header's back edges broke nothing: a cycle avoids them.
+        nest.irreducible.push_back(comp.front());
+        continue;
+      }
       std::vector<ObjectId> headers, merges;
       for (ObjectId o : comp) {
         if (ir.object(o).kind != ObjectKind::LoopMerge) continue;
@@ -51,7 +56,7 @@ LoopNest loop_nest(const CategoryIr& ir, FuncId f) {
         if (src && !std::binary_search(comp.begin(), comp.end(), *src)) headers.push_back(o);
       }
       if (headers.size() != 1) {
-        nest.irreducible.insert(nest.irreducible.end(), merges.begin(), merges.end());
+        nest.irreducible.push_back(merges.empty() ? comp.front() : merges.front());
         continue;
       }
       peeled.insert(headers.front());

@@ -22,7 +22,9 @@ struct Loop {
 
 struct LoopNest {
   std::vector<Loop> loops;            // enclosing loops come before the loops inside them
-  std::vector<ObjectId> irreducible;  // merges of cycles entered through more than one merge
+  // One object (a merge where there is one) of each cycle that is not a loop:
+  // entered through several merges or none, or not broken by its header's back edges.
+  std::vector<ObjectId> irreducible;
 
   int index_of(ObjectId merge) const;
   const Loop* loop_of(ObjectId merge) const;

@@ -12,7 +12,10 @@ constexpr std::array<std::string_view, kNumOpKinds> kNames = {
 };
 }  // namespace
 
-std::string_view op_name(OpKind k) { return kNames[static_cast<size_t>(k)]; }
+std::string_view op_name(OpKind k) {
+  const auto i = static_cast<size_t>(k);
+  return i < kNames.size() ? kNames[i] : "?";
+}
 
 std::optional<OpKind> op_from_name(std::string_view name) {
   for (size_t i = 0; i < kNames.size(); ++i)

@@ -10,6 +10,7 @@
 #include "ir/loops.h"
 #include "ir/scc.h"
 #include "ir/topo.h"
+#include "graph_surgery.h"
 #include "shapes.h"
 
 using namespace polydat::ir;
@@ -339,4 +340,23 @@ TEST_CASE("loop_plan head: the guard and what leaves the loop; the next state is
   REQUIRE(inner);
   CHECK_FALSE(outer->in_head(inner->merge));  // the guard i < n does not need the inner loop
   CHECK(inner->in_head(inner->exit_value));
+}
+
+TEST_CASE("loop_nest terminates on cycles that are not loops") {
+  // A second edge into the merge closes a cycle its back edge does not break;
+  // surgery makes the graph, since the builder cannot.
+  CategoryIr g = shapes::count_up();
+  const ObjectId m = merge_named(g, "i");
+  const auto plan = loop_plan(g, g.entry(), m);
+  REQUIRE(plan);
+  GraphSurgery::add_edge(g, plan->next, m, Operation::simple(K::Neg));
+  const LoopNest nest = loop_nest(g, g.entry());
+  CHECK_FALSE(nest.irreducible.empty());
+
+  // A cycle through no merge at all.
+  CategoryIr h = shapes::pipeline();
+  const FuncDef& fd = h.func(h.entry());
+  const Morphism& last = h.morphism(fd.morphisms.back());
+  GraphSurgery::add_edge(h, last.source, h.morphism(fd.morphisms.front()).source, Operation::simple(K::Neg));
+  CHECK_FALSE(loop_nest(h, h.entry()).irreducible.empty());
 }
