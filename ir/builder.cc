@@ -69,6 +69,7 @@ Result<Ty> IrBuilder::intake(const Ty& t, SourceLoc loc) {
 ObjectId IrBuilder::mint(FuncId f, Ty ty, ObjectKind kind, std::string name, SourceLoc loc) {
   ObjectId id(static_cast<uint32_t>(g_.objects_.size()));
   g_.objects_.push_back(Object{id, std::move(ty), kind, std::nullopt, std::move(name), loc, f});
+  g_.funcs_[f.v].objects.push_back(id);
   g_.in_edges_.emplace_back();
   g_.out_edges_.emplace_back();
   return id;
@@ -88,7 +89,7 @@ Result<FuncId> IrBuilder::declare(std::string name, Ty input, Ty output, SourceL
   if (auto r = intake(input, loc); !r) return r.error();
   if (auto r = intake(output, loc); !r) return r.error();
   FuncId f(static_cast<uint32_t>(g_.funcs_.size()));
-  g_.funcs_.push_back(FuncDef{f, std::move(name), {}, {}, {}, loc});
+  g_.funcs_.push_back(FuncDef{f, std::move(name), {}, {}, {}, {}, loc});
   fns_.emplace_back();
   fns_.back().slots_written.assign(output.is_product() ? output.arity() : 0, false);
   g_.funcs_[f.v].input = mint(f, std::move(input), ObjectKind::Parameter, "in", loc);

@@ -19,11 +19,5 @@ std::optional<FuncId> CategoryIr::find_func(std::string_view name) const {
   return std::nullopt;
 }
 
-std::vector<ObjectId> CategoryIr::objects_of(FuncId f) const {
-  std::vector<ObjectId> out;
-  for (const Object& o : objects_)
-    if (o.owner == f) out.push_back(o.id);
-  return out;
-}
 
 }  // namespace polydat::ir

@@ -44,6 +44,7 @@ struct FuncDef {
   ObjectId input;                    // the one Parameter object
   ObjectId output;                   // the one Return object
   std::vector<MorphismId> morphisms;  // insertion order; execution order is topo_order()
+  std::vector<ObjectId> objects;      // the objects it owns, in insertion (id) order
   SourceLoc loc;
 };
 
@@ -67,8 +68,8 @@ class CategoryIr {
   bool has_object(ObjectId id) const { return id.v < objects_.size(); }
   bool has_func(FuncId id) const { return id.v < funcs_.size(); }
   std::optional<FuncId> find_func(std::string_view name) const;
-  // The objects a function owns, in insertion order.
-  std::vector<ObjectId> objects_of(FuncId f) const;
+  // The objects a function owns, in insertion (so id) order.
+  const std::vector<ObjectId>& objects_of(FuncId f) const { return func(f).objects; }
 
  private:
   friend class IrBuilder;

@@ -48,7 +48,7 @@ Expected<const Interpreter::Program*, InterpError> Interpreter::program(FuncId f
   if (auto it = programs_.find(f.v); it != programs_.end()) return it->second.get();
   auto p = std::make_unique<Program>();
   const LoopNest nest = loop_nest(ir_, f);
-  std::vector<int> innermost(ir_.objects().size(), -1);
+  std::vector<int> innermost(ir_.objects_of(f).size(), -1);  // by frame slot
   for (size_t i = 0; i < nest.loops.size(); ++i) {
     auto plan = loop_plan(ir_, nest, nest.loops[i].merge);
     if (!plan) {
@@ -56,11 +56,11 @@ Expected<const Interpreter::Program*, InterpError> Interpreter::program(FuncId f
       return InterpError{InterpErrorKind::NonCanonicalLoop, "the loop has no canonical plan", m.loc};
     }
     p->loops.push_back(std::move(*plan));
-    for (ObjectId o : nest.loops[i].region) innermost[o.v] = static_cast<int>(i);  // children come later
+    for (ObjectId o : nest.loops[i].region) innermost[local_[o.v]] = static_cast<int>(i);  // children come later
   }
-  for (const Object& o : ir_.objects())
-    if (o.kind == ObjectKind::LoopMerge && nest.index_of(o.id) < 0 && o.owner == f)
-      return InterpError{InterpErrorKind::NonCanonicalLoop, "the loop merge is on no loop", o.loc};
+  for (ObjectId o : ir_.objects_of(f))
+    if (ir_.object(o).kind == ObjectKind::LoopMerge && nest.index_of(o) < 0)
+      return InterpError{InterpErrorKind::NonCanonicalLoop, "the loop merge is on no loop", ir_.object(o).loc};
 
   p->blocks.resize(nest.loops.size() + 1);
   for (MorphismId m : topo_order(ir_, f)) {
@@ -72,7 +72,7 @@ Expected<const Interpreter::Program*, InterpError> Interpreter::program(FuncId f
       p->blocks[static_cast<size_t>(parent + 1)].push_back({true, static_cast<uint32_t>(li)});
       continue;
     }
-    p->blocks[static_cast<size_t>(innermost[mm.target.v] + 1)].push_back({false, m.v});
+    p->blocks[static_cast<size_t>(innermost[local_[mm.target.v]] + 1)].push_back({false, m.v});
   }
   // LANGUAGE.md: the body runs only while the guard is true, and the exit reads
   // the state whose guard failed. So each loop block runs its head first (the

@@ -2,6 +2,7 @@
 #include "ir/scc.h"
 
 #include <algorithm>
+#include <optional>
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/strong_components.hpp>
 
@@ -9,17 +10,21 @@ namespace polydat::ir {
 
 std::vector<std::vector<ObjectId>> strong_components(const CategoryIr& ir, std::span<const ObjectId> nodes,
                                                      const EdgeFilter& keep) {
-  constexpr uint32_t kAbsent = UINT32_MAX;
-  std::vector<uint32_t> local(ir.objects().size(), kAbsent);
-  for (size_t i = 0; i < nodes.size(); ++i) local[nodes[i].v] = static_cast<uint32_t>(i);
+  // Nodes are sorted by id, so a node's index is found by binary search: no
+  // array over the whole graph per call (a graph may hold thousands of functions).
+  auto local = [&](ObjectId o) -> std::optional<size_t> {
+    auto it = std::lower_bound(nodes.begin(), nodes.end(), o);
+    if (it == nodes.end() || *it != o) return std::nullopt;
+    return static_cast<size_t>(it - nodes.begin());
+  };
 
   using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
   Graph g(nodes.size());
   for (size_t i = 0; i < nodes.size(); ++i) {
     for (MorphismId m : ir.out_edges(nodes[i])) {
       const Morphism& mm = ir.morphism(m);
-      const uint32_t t = local[mm.target.v];
-      if (t != kAbsent && (!keep || keep(mm))) boost::add_edge(i, t, g);
+      const auto t = local(mm.target);
+      if (t && (!keep || keep(mm))) boost::add_edge(i, *t, g);
     }
   }
   // Boost's DFS is iterative (BOOST_RECURSIVE_DFS is not defined): deep graphs are safe.
@@ -34,8 +39,7 @@ std::vector<std::vector<ObjectId>> strong_components(const CategoryIr& ir, std::
 }
 
 std::vector<std::vector<ObjectId>> sccs(const CategoryIr& ir, FuncId f) {
-  const std::vector<ObjectId> nodes = ir.objects_of(f);
-  return strong_components(ir, nodes);
+  return strong_components(ir, ir.objects_of(f));
 }
 
 }  // namespace polydat::ir

@@ -1,6 +1,7 @@
 #include "ir/topo.h"
 
 #include <algorithm>
+#include <map>
 #include <queue>
 #include <tuple>
 
@@ -18,28 +19,32 @@ using MinHeap = std::priority_queue<Key, std::vector<Key>, std::greater<Key>>;
 
 std::vector<MorphismId> topo_order(const CategoryIr& ir, FuncId f) {
   const FuncDef& fd = ir.func(f);
-  const size_t n_obj = ir.objects().size();
-  const size_t n_mor = ir.morphisms().size();
+  const std::vector<ObjectId>& objects = ir.objects_of(f);
+  // Arrays are per function, indexed by position in its (id-sorted) lists:
+  // nothing here scales with the whole graph.
+  auto at = [](const auto& sorted, auto id) {
+    return static_cast<size_t>(std::lower_bound(sorted.begin(), sorted.end(), id) - sorted.begin());
+  };
+  std::vector<uint32_t> need_of(objects.size(), 0);         // remaining definers per object
+  std::vector<uint32_t> pending_of(fd.morphisms.size(), 0);  // unmet conditions per morphism
+  auto need = [&](ObjectId o) -> uint32_t& { return need_of.at(at(objects, o)); };
+  auto pending = [&](MorphismId m) -> uint32_t& { return pending_of.at(at(fd.morphisms, m)); };
+  std::map<ObjectId, std::vector<MorphismId>> waiters;  // object -> loop morphisms that also wait on it
 
-  // Unmet conditions per morphism; remaining definers per object.
-  std::vector<uint32_t> pending(n_mor, 0);
-  std::vector<uint32_t> need(n_obj, 0);
-  std::vector<std::vector<MorphismId>> waiters(n_obj);  // object -> loop morphisms that also wait on it
-
-  for (ObjectId o : ir.objects_of(f)) {
+  for (ObjectId o : objects) {
     const Object& obj = ir.object(o);
     if (obj.kind == ObjectKind::LoopMerge) {
-      need[o.v] = 1;  // its LoopEnter alone
+      need(o) = 1;  // its LoopEnter alone
     } else if (obj.kind != ObjectKind::Parameter && obj.kind != ObjectKind::Constant) {
-      need[o.v] = static_cast<uint32_t>(ir.in_edges(o).size());
+      need(o) = static_cast<uint32_t>(ir.in_edges(o).size());
     }
   }
-  for (MorphismId m : fd.morphisms) pending[m.v] = need[ir.morphism(m).source.v] > 0 ? 1 : 0;
+  for (MorphismId m : fd.morphisms) pending(m) = need(ir.morphism(m).source) > 0 ? 1 : 0;
 
   auto wait_on = [&](MorphismId m, ObjectId o) {
-    if (need[o.v] == 0) return;  // complete from the start
-    waiters[o.v].push_back(m);
-    ++pending[m.v];
+    if (need(o) == 0) return;  // complete from the start
+    waiters[o].push_back(m);
+    ++pending(m);
   };
   const LoopNest nest = loop_nest(ir, f);
   // An exit fires once the whole body has run: after every back route of its loop.
@@ -69,10 +74,10 @@ std::vector<MorphismId> topo_order(const CategoryIr& ir, FuncId f) {
     (mm.op.kind == OpKind::LoopEnter ? deferred : ready).push(key_of(mm));
   };
   auto satisfy = [&](MorphismId m) {
-    if (--pending[m.v] == 0) release(m);
+    if (--pending(m) == 0) release(m);
   };
   for (MorphismId m : fd.morphisms)
-    if (pending[m.v] == 0) release(m);
+    if (pending(m) == 0) release(m);
 
   std::vector<MorphismId> order;
   order.reserve(fd.morphisms.size());
@@ -83,9 +88,10 @@ std::vector<MorphismId> topo_order(const CategoryIr& ir, FuncId f) {
     order.push_back(m);
     const Morphism& mm = ir.morphism(m);
     if (mm.op.kind == OpKind::LoopBack) continue;  // closes the cycle, completes nothing
-    if (need[mm.target.v] == 0 || --need[mm.target.v] > 0) continue;
+    if (need(mm.target) == 0 || --need(mm.target) > 0) continue;
     for (MorphismId next : ir.out_edges(mm.target)) satisfy(next);
-    for (MorphismId w : waiters[mm.target.v]) satisfy(w);
+    if (auto it = waiters.find(mm.target); it != waiters.end())
+      for (MorphismId w : it->second) satisfy(w);
   }
   return order;
 }

@@ -166,6 +166,7 @@ class Validator {
     check_struct_names();
     check_morphism_ids();
     index_adjacency();
+    check_object_lists();
     check_edge_lists();
     check_definitions();
     check_typing();
@@ -232,6 +233,13 @@ class Validator {
   }
 
   // ---- objects: ids, owners, roles, types, constants ----
+
+  // A function's object list is exactly the objects it owns, in id order.
+  void check_object_lists() {
+    for (uint32_t f = 0; f < ir_.funcs().size(); ++f)
+      if (ir_.funcs()[f].objects != objects_of_[f])
+        report(IrErrorKind::UnknownObject, fn_text(FuncId(f)) + " lists other objects than it owns", FuncId(f));
+  }
 
   void check_objects() {
     for (uint32_t i = 0; i < ir_.objects().size(); ++i) {

@@ -222,6 +222,19 @@ TEST_CASE("every object is owned by a function") {
   CHECK_REPORTS(g, IrErrorKind::UnknownFunction);
 }
 
+TEST_CASE("a function lists exactly the objects it owns") {
+  SUBCASE("one left out") {
+    CategoryIr g = shapes::pipeline();
+    S::func(g, FuncId(0)).objects.pop_back();
+    CHECK_REPORTS(g, IrErrorKind::UnknownObject);
+  }
+  SUBCASE("another function's object listed") {
+    CategoryIr g = shapes::with_call();
+    S::func(g, FuncId(0)).objects.push_back(S::func(g, FuncId(1)).objects.back());
+    CHECK_REPORTS(g, IrErrorKind::UnknownObject);
+  }
+}
+
 TEST_CASE("every morphism is listed by exactly one function") {
   SUBCASE("listed by none") {
     CategoryIr g = shapes::pipeline();
