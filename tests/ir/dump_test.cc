@@ -34,20 +34,12 @@ struct Shape {
 CategoryIr example_kernel() { return polydat::cli::build_example_kernel(); }
 
 const std::vector<Shape>& all_shapes() {
-  static const std::vector<Shape> kShapes = {
-      {"add", shapes::add},
-      {"pipeline", shapes::pipeline},
-      {"phi_abs", shapes::phi_abs},
-      {"count_up", shapes::count_up},
-      {"sum_to_n", shapes::sum_to_n},
-      {"fanout_separate", shapes::fanout_separate},
-      {"fanout_tupled", shapes::fanout_tupled},
-      {"nested_loops", shapes::nested_loops},
-      {"gcd", shapes::gcd},
-      {"two_loops", shapes::two_loops},
-      {"with_call", shapes::with_call},
-      {"example_kernel", example_kernel},
-  };
+  static const std::vector<Shape> kShapes = [] {
+    std::vector<Shape> v;
+    for (const shapes::Named& s : shapes::all()) v.push_back({s.name, s.build});
+    v.push_back({"example_kernel", example_kernel});
+    return v;
+  }();
   return kShapes;
 }
 

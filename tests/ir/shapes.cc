@@ -191,4 +191,16 @@ CategoryIr with_call() {
   return must(std::move(b).seal(top));
 }
 
+const std::vector<Named>& all() {
+  static const std::vector<Named> kAll = {
+      {"add", add},           {"pipeline", pipeline},
+      {"phi_abs", phi_abs},   {"count_up", count_up},
+      {"sum_to_n", sum_to_n}, {"fanout_separate", fanout_separate},
+      {"fanout_tupled", fanout_tupled}, {"nested_loops", nested_loops},
+      {"gcd", gcd},           {"two_loops", two_loops},
+      {"with_call", with_call},
+  };
+  return kAll;
+}
+
 }  // namespace polydat::ir::shapes

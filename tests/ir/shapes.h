@@ -40,4 +40,11 @@ CategoryIr gcd();                 // {a: u64, b: u64} -> gcd, a tuple-carried si
 CategoryIr two_loops();           // n: u64 -> count_up(n) + sum_to_n(n), two sequential loops
 CategoryIr with_call();           // x: u64 -> twice(twice(x)), twice(y) = y + y
 
+struct Named {
+  const char* name;
+  CategoryIr (*build)();
+};
+// Every shape above, by name, in the order declared.
+const std::vector<Named>& all();
+
 }  // namespace polydat::ir::shapes

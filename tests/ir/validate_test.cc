@@ -123,20 +123,9 @@ CategoryIr two_counters() {
 // ================= clean graphs =================
 
 TEST_CASE("every test shape validates clean") {
-  const std::vector<std::pair<const char*, std::function<CategoryIr()>>> all = {
-      {"add", shapes::add},
-      {"pipeline", shapes::pipeline},
-      {"phi_abs", shapes::phi_abs},
-      {"count_up", shapes::count_up},
-      {"sum_to_n", shapes::sum_to_n},
-      {"fanout_separate", shapes::fanout_separate},
-      {"fanout_tupled", shapes::fanout_tupled},
-      {"nested_loops", shapes::nested_loops},
-      {"gcd", shapes::gcd},
-      {"two_loops", shapes::two_loops},
-      {"with_call", shapes::with_call},
-      {"two_counters", two_counters},
-  };
+  std::vector<std::pair<const char*, std::function<CategoryIr()>>> all;
+  for (const shapes::Named& s : shapes::all()) all.emplace_back(s.name, s.build);
+  all.emplace_back("two_counters", two_counters);
   for (const auto& [name, make] : all) {
     INFO("shape ", name);
     CHECK_CLEAN(make());
