@@ -68,7 +68,7 @@ Result<Ty> IrBuilder::intake(const Ty& t, SourceLoc loc) {
 
 ObjectId IrBuilder::mint(FuncId f, Ty ty, ObjectKind kind, std::string name, SourceLoc loc) {
   ObjectId id(static_cast<uint32_t>(g_.objects_.size()));
-  g_.objects_.push_back(Object{id, std::move(ty), kind, std::nullopt, std::move(name), loc, f});
+  g_.objects_.push_back(Object{id, std::move(ty), kind, std::nullopt, std::move(name), loc, f, false});
   g_.funcs_[f.v].objects.push_back(id);
   g_.in_edges_.emplace_back();
   g_.out_edges_.emplace_back();
@@ -383,6 +383,26 @@ Result<ObjectId> FnBuilder::phi(ObjectId t, ObjectId f, ObjectId cond, Dest dest
   if (auto r = usable(); !r) return r.error();
   const ObjectId parts[] = {t, f, cond};
   return packed_op(OpKind::Phi, parts, std::move(dest), loc);
+}
+
+Result<ObjectId> FnBuilder::apply(OpKind op, ObjectId product, Dest dest, SourceLoc loc) {
+  if (auto r = usable(); !r) return r.error();
+  if (form_of(op) != Form::Binary && form_of(op) != Form::Select)
+    return err(IrErrorKind::NotBinary, std::string(op_name(op)) + " does not apply to a product", loc);
+  auto pt = operand(product, loc);
+  if (!pt) return pt.error();
+  auto rt = infer_target(op, *pt);
+  if (!rt) return err(IrErrorKind::TypeMismatch, std::string(op_name(op)) + " does not apply to " + ty_label(*pt), loc);
+  auto t = plan(*rt, dest, loc);
+  if (!t) return t.error();
+  return apply(Operation::simple(op), product, *t, loc);
+}
+
+Result<Unit> FnBuilder::set_volatile(ObjectId o, SourceLoc loc) {
+  if (auto r = usable(); !r) return r.error();
+  if (auto r = operand(o, loc); !r) return r.error();
+  b_->g_.objects_[o.v].is_volatile = true;
+  return Unit{};
 }
 
 Result<ObjectId> FnBuilder::call(FuncId callee, ObjectId arg, Dest dest, SourceLoc loc) {

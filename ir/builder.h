@@ -85,11 +85,16 @@ class FnBuilder {
   Result<ObjectId> pack(std::span<const ObjectId> components, Dest dest, SourceLoc loc);
   Result<ObjectId> pack_struct(const Ty& ty, std::span<const ObjectId> components, Dest dest,
                                SourceLoc loc);
-  // Neg, Not, Popcount, Clz, Ctz.
+  // Neg, Not, Popcount, Clz, Ctz, ToStr, Hex.
   Result<ObjectId> unop(OpKind op, ObjectId x, Dest dest, SourceLoc loc);
   // Add..Pow: packs (lhs, rhs) into a 2-tuple, then applies the operation.
   Result<ObjectId> binop(OpKind op, ObjectId lhs, ObjectId rhs, Dest dest, SourceLoc loc);
   Result<ObjectId> cast(ObjectId x, const Ty& to, Dest dest, SourceLoc loc);
+  // A binary or select operation applied to an existing product of its
+  // operands (what binop and phi build internally); passes copy graphs with it.
+  Result<ObjectId> apply(OpKind op, ObjectId product, Dest dest, SourceLoc loc);
+  // Marks a value as never constant-folded (the language's `volatile`).
+  Result<Unit> set_volatile(ObjectId o, SourceLoc loc);
   // cond ? t : f, both evaluated.
   Result<ObjectId> phi(ObjectId t, ObjectId f, ObjectId cond, Dest dest, SourceLoc loc);
   Result<ObjectId> call(FuncId callee, ObjectId arg, Dest dest, SourceLoc loc);

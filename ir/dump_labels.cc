@@ -83,6 +83,7 @@ std::string node_text(const Object& o) {
   const std::string head = object_head(o);
   std::string text = head.empty() ? ty_label(o.ty) : head + ": " + ty_label(o.ty);
   if (o.kind == ObjectKind::LoopMerge) text = "⟲ " + text;
+  if (o.is_volatile) text = "volatile " + text;
   return text;
 }
 

@@ -28,6 +28,7 @@ struct Object {
   std::string name;            // surface name for dumps; empty when synthesized
   SourceLoc loc;
   FuncId owner;
+  bool is_volatile = false;  // never constant-folded (the language's `volatile`)
 };
 
 struct Morphism {

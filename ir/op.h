@@ -16,6 +16,7 @@ enum class OpKind : uint8_t {
   And, Or, Xor, Not,                         // logical on bool, bitwise on integers
   Shl, Shr, Rotl, Rotr, Pow,                 // shifts, rotates, power
   Cast, Popcount, Clz, Ctz,                  // conversions and bit counts
+  ToStr, Concat, FormatDec, Hex,             // text (software engines only)
   Phi,                                       // (t, f, cond) -> cond ? t : f
   Call,                                      // a named function
   LoopEnter, LoopBack, LoopExit,             // the inline loop (merge enter, back edge, exit)

@@ -1,6 +1,9 @@
 #include "ir/semantics.h"
 
+#include <algorithm>
 #include <bit>
+#include <charconv>
+#include <string>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -149,12 +152,25 @@ Value eval_unary(OpKind op, const Value& x) {
       return int_value(t, x.bits() == 0 ? w : static_cast<uint64_t>(std::countl_zero(x.bits())) - (64 - w));
     case OpKind::Ctz:
       return int_value(t, x.bits() == 0 ? w : static_cast<uint64_t>(std::countr_zero(x.bits())));
+    case OpKind::ToStr: return Value::str(render(x));
+    case OpKind::Hex: {
+      char buf[20];
+      auto res = std::to_chars(buf, buf + sizeof buf, x.bits(), 16);
+      return Value::str(std::string(buf, res.ptr));
+    }
     default: return x;
   }
 }
 
 Value eval_binary(OpKind op, const Value& l, const Value& r) {
   const Ty& t = l.ty();
+  if (op == OpKind::Concat) return Value::str(l.as_str() + r.as_str());
+  if (op == OpKind::FormatDec) {  // zero-padded to at least the width, never truncated
+    std::string digits = std::to_string(l.as_u64());
+    const uint64_t width = std::min(r.as_u64(), kMaxFormatWidth);
+    if (digits.size() < width) digits.insert(0, width - digits.size(), '0');
+    return Value::str(std::move(digits));
+  }
   if (t.kind() == TyKind::F32) return float_binary(op, t, l.as_f32(), r.as_f32());
   if (t.kind() == TyKind::F64) return float_binary(op, t, l.as_f64(), r.as_f64());
   if (t.is_bool()) {  // logical And/Or/Xor and Eq/Neq on 0/1

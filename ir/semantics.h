@@ -7,9 +7,12 @@
 
 namespace polydat::ir {
 
-// Neg, Not, Popcount, Clz, Ctz on a scalar.
+// Text rendered by FormatDec pads to at most this many digits.
+inline constexpr uint64_t kMaxFormatWidth = 256;
+
+// Neg, Not, Popcount, Clz, Ctz, ToStr, Hex on a scalar.
 Value eval_unary(OpKind op, const Value& x);
-// Add..Pow on two scalars already typed by the typing table.
+// Add..Pow, Concat, FormatDec on two operands already typed by the typing table.
 Value eval_binary(OpKind op, const Value& l, const Value& r);
 // `x as to` for scalars.
 Value eval_cast(const Value& x, const Ty& to);

@@ -40,6 +40,10 @@ constexpr std::array kTable = {
     OpTyping{Popcount, F::Unary, C::Integer, C::Any, false, R::Operand},
     OpTyping{Clz, F::Unary, C::Integer, C::Any, false, R::Operand},
     OpTyping{Ctz, F::Unary, C::Integer, C::Any, false, R::Operand},
+    OpTyping{ToStr, F::Unary, C::Scalar, C::Any, false, R::Text},
+    OpTyping{Concat, F::Binary, C::Str, C::Str, true, R::Text},
+    OpTyping{FormatDec, F::Binary, C::Unsigned, C::Unsigned, false, R::Text},
+    OpTyping{Hex, F::Unary, C::Integer, C::Any, false, R::Text},
     OpTyping{Phi, F::Select, C::Any, C::Bool, false, R::Operand},
     OpTyping{Call, F::Apply, C::Any, C::Any, false, R::Shape},
     OpTyping{LoopEnter, F::Move, C::Any, C::Any, false, R::Shape},
@@ -52,6 +56,7 @@ std::optional<Ty> result_of(const OpTyping& row, const Ty& operand, const Ty* de
   switch (row.result) {
     case R::Operand: return operand;
     case R::Bool: return Ty::boolean();
+    case R::Text: return Ty::str();
     case R::Declared:
       if (declared == nullptr || !declared->is_scalar() || *declared == operand) return std::nullopt;
       return *declared;
@@ -104,6 +109,7 @@ bool admits(TyClass c, const Ty& t) {
     case C::BoolOrInteger: return t.is_bool() || t.is_int();
     case C::NumericOrBool: return t.is_numeric() || t.is_bool();
     case C::Scalar: return t.is_scalar();
+    case C::Str: return t.is_str();
   }
   return false;
 }

@@ -25,12 +25,13 @@ enum class Form : uint8_t {
 
 // Sets of types an operand may have.
 enum class TyClass : uint8_t {
-  Any, Numeric, Integer, Unsigned, Float, Bool, BoolOrInteger, NumericOrBool, Scalar,
+  Any, Numeric, Integer, Unsigned, Float, Bool, BoolOrInteger, NumericOrBool, Scalar, Str,
 };
 
 enum class ResultRule : uint8_t {
   Operand,   // the first operand's type
   Bool,      // bool
+  Text,      // str
   Declared,  // chosen by the caller (Cast): any scalar other than the operand's type
   Shape,     // fixed by the form (structural ops)
 };

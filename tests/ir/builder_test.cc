@@ -424,3 +424,32 @@ TEST_CASE("every error kind has a name") {
   for (int k = 0; k <= static_cast<int>(IrErrorKind::RetTypeMismatch); ++k)
     CHECK(error_kind_name(static_cast<IrErrorKind>(k)) != "?");
 }
+
+TEST_CASE("apply: an operation on an existing product, checked like binop") {
+  One o;
+  ObjectId x = o.fb->input();
+  const ObjectId parts[] = {x, o.k64(3)};
+  ObjectId p = must(o.fb->pack(parts, Dest::fresh(), kLoc));
+  CHECK(o.fb->apply(K::Add, p, Dest::fresh(), kLoc).ok());
+  CHECK(kind_of(o.fb->apply(K::Neg, p, Dest::fresh(), kLoc)) == IrErrorKind::NotBinary);
+  CHECK(kind_of(o.fb->apply(K::Phi, p, Dest::fresh(), kLoc)) == IrErrorKind::TypeMismatch);
+  CHECK(kind_of(o.fb->apply(K::Add, x, Dest::fresh(), kLoc)) == IrErrorKind::TypeMismatch);
+  const ObjectId three[] = {x, x, o.kbool(true)};
+  ObjectId q = must(o.fb->pack(three, Dest::fresh(), kLoc));
+  must(o.fb->apply(K::Phi, q, Dest::ret(), kLoc));
+  must(o.fb->finish());
+  const CategoryIr g = must(o.seal());
+  CHECK(g.morphisms().size() == 7);  // 2 Pairs + Add, 3 Pairs + the Phi into ret
+}
+
+TEST_CASE("set_volatile marks an object; the flag reaches the sealed graph") {
+  One o;
+  ObjectId k = o.k64(7);
+  must(o.fb->set_volatile(k, kLoc));
+  CHECK(kind_of(o.fb->set_volatile(ObjectId(999), kLoc)) == IrErrorKind::UnknownObject);
+  must(o.fb->binop(K::Add, o.fb->input(), k, Dest::ret(), kLoc));
+  must(o.fb->finish());
+  const CategoryIr g = must(o.seal());
+  CHECK(g.object(k).is_volatile);
+  CHECK_FALSE(g.object(g.func(g.entry()).input).is_volatile);
+}

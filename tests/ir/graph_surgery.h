@@ -41,7 +41,7 @@ inline MorphismId GraphSurgery::add_edge(CategoryIr& g, ObjectId source, ObjectI
 
 inline ObjectId GraphSurgery::add_object(CategoryIr& g, FuncId f, Ty ty, ObjectKind kind) {
   ObjectId id(static_cast<uint32_t>(g.objects_.size()));
-  g.objects_.push_back(Object{id, std::move(ty), kind, std::nullopt, {}, {}, f});
+  g.objects_.push_back(Object{id, std::move(ty), kind, std::nullopt, {}, {}, f, false});
   g.funcs_.at(f.v).objects.push_back(id);
   g.in_edges_.emplace_back();
   g.out_edges_.emplace_back();
