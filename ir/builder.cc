@@ -449,6 +449,11 @@ Result<LoopHandle> FnBuilder::begin_loop(ObjectId init, SourceLoc loc, std::stri
   return LoopHandle{static_cast<uint32_t>(b_->loops_.size() - 1)};
 }
 
+Ty FnBuilder::type_of(ObjectId o) const {
+  const CategoryIr& g = b_->g_;
+  return g.has_object(o) && g.object(o).owner == f_ ? g.object(o).ty : Ty::unit();
+}
+
 ObjectId FnBuilder::merge_of(LoopHandle lh) const {
   return lh.index < b_->loops_.size() ? b_->loops_[lh.index].merge : ObjectId();
 }

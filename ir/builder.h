@@ -106,6 +106,8 @@ class FnBuilder {
   // a value out when cond is false.
   Result<LoopHandle> begin_loop(ObjectId init, SourceLoc loc, std::string name = {});
   ObjectId merge_of(LoopHandle lh) const;
+  // The type of an object of this function (invalid ids give unit).
+  Ty type_of(ObjectId o) const;
   Result<Unit> loop_back(LoopHandle lh, ObjectId next, ObjectId cond, SourceLoc loc);
   Result<ObjectId> loop_exit(LoopHandle lh, ObjectId value, ObjectId cond, Dest dest, SourceLoc loc);
   Result<Unit> end_loop(LoopHandle lh);

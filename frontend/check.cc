@@ -1,0 +1,914 @@
+#include "frontend/check.h"
+
+#include <algorithm>
+#include <functional>
+#include <set>
+
+#include "frontend/typing_rules.h"
+
+namespace polydat::frontend {
+
+namespace {
+
+using ir::Ty;
+using ir::TyKind;
+
+// What an expression is, before it meets its context.
+struct Typed {
+  ETy t;
+  bool dynamic = false;  // depends on an input
+};
+
+class UnitChecker {
+ public:
+  UnitChecker(Program& p, size_t ui) : p_(p), ui_(ui), u_(p.units[ui]) {}
+
+  void run() {
+    const size_t errors_before = p_.diags.error_count();
+    collect_scope();
+    collect_references();
+    type_externs_and_defaults();  // constants: they read no names, and bindings read them
+    order_bindings();
+    for (Stmt* s : u_.ordered) check_statement(*s);
+    finish_signature();
+    u_.checked_ok = p_.diags.error_count() == errors_before;
+  }
+
+ private:
+  struct Entry {
+    enum class Kind : uint8_t { Input, Extern, Param, Binding, Part } kind;
+    Stmt* stmt = nullptr;  // Binding, Part
+    size_t part = 0;       // Part: position in its destructuring
+    Port* port = nullptr;  // Input, Extern, Param: filled in signature
+    Span span;
+    Ty ty;
+    bool typed = false;
+    bool dynamic = false;
+    bool referenced = false;  // read by another binding (so not an output)
+  };
+  struct Local {
+    Ty ty;
+    bool dynamic = false;
+    bool is_var = false;  // a loop variable (assignable in its own loop)
+    int loop = 0;         // the loop it belongs to
+  };
+
+  Diagnostics& diags() { return p_.diags; }
+  void error(DiagKind k, Span s, std::string m) { diags().error(k, s, std::move(m)); }
+
+  // ---- scope ----
+
+  bool declare(const std::string& name, Entry e) {
+    if (name == "_") return true;  // a discarded part of a destructuring
+    if (auto it = scope_.find(name); it != scope_.end()) {
+      error(DiagKind::Redefinition, e.span, "'" + name + "' is already defined in this scope");
+      diags().last().notes.emplace_back(it->second.span, "first defined here");
+      return false;
+    }
+    names_in_order_.push_back(name);
+    scope_.emplace(name, std::move(e));
+    return true;
+  }
+
+  void collect_scope() {
+    if (u_.is_def) {
+      for (Param& p : u_.def->params) {
+        u_.params.push_back(Port{p.name, p.span, *scalar_type(p.type->name), false, false, p.default_value.get(), {}});
+      }
+      for (size_t i = 0; i < u_.params.size(); ++i)
+        declare(u_.params[i].name, Entry{Entry::Kind::Param, nullptr, 0, nullptr, u_.params[i].span,
+                                         u_.params[i].ty, true, true, false});
+    }
+    for (Stmt* s : u_.statements()) {
+      switch (s->kind) {
+        case StmtKind::Input:
+          has_inputs_ = true;
+          for (Param& p : s->params) {
+            u_.params.push_back(Port{p.name, p.span, *scalar_type(p.type->name), false, false, nullptr, {}});
+            declare(p.name, Entry{Entry::Kind::Input, nullptr, 0, nullptr, p.span, u_.params.back().ty, true, true, false});
+          }
+          break;
+        case StmtKind::Extern: {
+          Param& p = s->params.front();
+          u_.params.push_back(Port{p.name, p.span, Ty(), true, false, p.default_value.get(), {}});
+          declare(p.name, Entry{Entry::Kind::Extern, s, 0, nullptr, p.span, Ty(), false, false, false});
+          externs_.push_back(s);
+          break;
+        }
+        case StmtKind::Binding:
+          declare(s->name, Entry{Entry::Kind::Binding, s, 0, nullptr, s->name_span, Ty(), false, false, false});
+          bindings_.push_back(s);
+          break;
+        case StmtKind::Destructure:
+          for (size_t i = 0; i < s->names.size(); ++i)
+            declare(s->names[i].first,
+                    Entry{Entry::Kind::Part, s, i, nullptr, s->names[i].second, Ty(), false, false, false});
+          bindings_.push_back(s);
+          break;
+        case StmtKind::Output:
+          outputs_listed_.push_back(s);
+          break;
+        case StmtKind::Pragma:
+          if (s->name != "no_inline")
+            diags().warning(DiagKind::UnknownPragma, s->name_span, "unknown pragma '" + s->name + "' is ignored");
+          break;
+        case StmtKind::Assign:
+          error(DiagKind::Syntax, s->span, "'" + s->name + " = ...' assigns a loop variable; bind with ':='");
+          break;
+        case StmtKind::ModuleDef:
+          break;
+      }
+    }
+  }
+
+  // ---- references: what each binding reads, and inferred inputs ----
+
+  // Names an expression reads from the unit scope (loop variables and locals excluded).
+  void references(const Expr& root, std::vector<std::pair<std::string, Span>>& out) {
+    // Explicit stack of (expression, loop-local names visible to it).
+    struct Item {
+      const Expr* e;
+      std::shared_ptr<const std::set<std::string>> locals;
+    };
+    std::vector<Item> work{{&root, std::make_shared<std::set<std::string>>()}};
+    while (!work.empty()) {
+      Item it = work.back();
+      work.pop_back();
+      const Expr& e = *it.e;
+      if (e.kind == ExprKind::Name && !it.locals->count(e.name)) out.emplace_back(e.name, e.span);
+      for (const ExprPtr& c : e.operands) work.push_back({c.get(), it.locals});
+      for (const ExprPtr& c : e.interpolated) work.push_back({c.get(), it.locals});
+      for (const Arg& a : e.args) work.push_back({a.value.get(), it.locals});
+      if (e.kind != ExprKind::Loop) continue;
+      auto inner = std::make_shared<std::set<std::string>>(*it.locals);
+      for (const LoopVar& v : e.vars) {
+        work.push_back({v.init.get(), it.locals});
+        inner->insert(v.name);
+      }
+      work.push_back({e.guard.get(), inner});
+      work.push_back({e.yield.get(), inner});
+      // Body statements in order: each local is visible to the ones after it.
+      auto running = std::make_shared<std::set<std::string>>(*inner);
+      for (const StmtPtr& s : e.body) {
+        if (s->value) work.push_back({s->value.get(), running});
+        auto next = std::make_shared<std::set<std::string>>(*running);
+        if (s->kind == StmtKind::Binding) next->insert(s->name);
+        for (const auto& [n, sp] : s->names) next->insert(n);
+        running = next;
+      }
+    }
+  }
+
+  void collect_references() {
+    std::vector<std::pair<std::string, Span>> unbound;
+    auto visit = [&](Stmt* owner, const Expr& e) {
+      std::vector<std::pair<std::string, Span>> refs;
+      references(e, refs);
+      for (auto& [name, span] : refs) {
+        auto it = scope_.find(name);
+        if (it == scope_.end()) {
+          unbound.emplace_back(name, span);
+          continue;
+        }
+        if (owner) deps_[owner].push_back(name);
+        if (owner && it->second.stmt != owner) it->second.referenced = true;
+      }
+    };
+    for (Stmt* s : bindings_) visit(s, *s->value);
+    for (Stmt* s : externs_)
+      if (s->params.front().default_value) check_constant_expr(*s->params.front().default_value, "an extern's default");
+    if (u_.is_def)
+      for (Param& prm : u_.def->params)
+        if (prm.default_value) check_constant_expr(*prm.default_value, "a parameter's default");
+    // Unbound names: inferred u64 inputs when the file declares none, else errors.
+    std::sort(unbound.begin(), unbound.end(), [](const auto& a, const auto& b) { return a.second.start < b.second.start; });
+    for (auto& [name, span] : unbound) {
+      if (scope_.count(name)) continue;  // inferred by an earlier use
+      if (!has_inputs_ && !u_.is_def) {
+        u_.params.push_back(Port{name, span, Ty::u64(), false, false, nullptr, {}});
+        u_.inputs_inferred = true;
+        declare(name, Entry{Entry::Kind::Input, nullptr, 0, nullptr, span, Ty::u64(), true, true, false});
+        continue;
+      }
+      std::string message = "unknown name '" + name + "'";
+      if (std::string near = closest_name(name, names_in_order_); !near.empty()) message += "; did you mean '" + near + "'?";
+      else if (has_inputs_) message += " (this file declares its inputs, so every input must be declared)";
+      error(DiagKind::UnknownName, span, message);
+      reported_unknown_.insert(name);
+    }
+  }
+
+  // Defaults are constant: literals, operators, casts and built-in calls, no names.
+  void check_constant_expr(const Expr& e, const char* what) {
+    std::vector<std::pair<std::string, Span>> refs;
+    references(e, refs);
+    if (!refs.empty()) {
+      error(DiagKind::NotConstant, refs.front().second, std::string(what) + " must be a constant");
+      return;
+    }
+    std::vector<const Expr*> work{&e};
+    while (!work.empty()) {
+      const Expr* x = work.back();
+      work.pop_back();
+      if (x->kind == ExprKind::Call && !find_builtin(x->name)) {
+        error(DiagKind::NotConstant, x->name_span, std::string(what) + " may call only built-in functions");
+        return;
+      }
+      if (x->kind == ExprKind::Loop) {
+        error(DiagKind::NotConstant, x->span, std::string(what) + " cannot be a loop");
+        return;
+      }
+      for (const ExprPtr& c : x->operands) work.push_back(c.get());
+      for (const ExprPtr& c : x->interpolated) work.push_back(c.get());
+      for (const Arg& a : x->args) work.push_back(a.value.get());
+    }
+  }
+
+  // Bindings in dependency order (iterative depth-first); a cycle is an error.
+  void order_bindings() {
+    std::map<Stmt*, int> state;
+    for (Stmt* root : bindings_) {
+      if (state[root]) continue;
+      std::vector<std::pair<Stmt*, size_t>> stack{{root, 0}};
+      state[root] = 1;
+      while (!stack.empty()) {
+        auto [s, next] = stack.back();
+        const auto& ds = deps_[s];
+        if (next == ds.size()) {
+          state[s] = 2;
+          u_.ordered.push_back(s);
+          stack.pop_back();
+          continue;
+        }
+        stack.back().second++;
+        const Entry& e = scope_.at(ds[next]);
+        Stmt* d = e.stmt;
+        if (d == nullptr || (e.kind != Entry::Kind::Binding && e.kind != Entry::Kind::Part)) continue;
+        if (state[d] == 1) {
+          std::string cycle;
+          bool on = false;
+          for (auto& [v, unused] : stack) {
+            on = on || v == d;
+            if (on) cycle += stmt_name(*v) + " -> ";
+          }
+          error(DiagKind::CyclicBinding, d->span, "bindings depend on each other in a cycle: " + cycle + stmt_name(*d));
+          state[d] = 2;
+          continue;
+        }
+        if (state[d] == 0) {
+          state[d] = 1;
+          stack.emplace_back(d, 0);
+        }
+      }
+    }
+  }
+
+  static std::string stmt_name(const Stmt& s) {
+    if (s.kind == StmtKind::Binding) return s.name;
+    std::string n = "(";
+    for (size_t i = 0; i < s.names.size(); ++i) n += (i ? ", " : "") + s.names[i].first;
+    return n + ")";
+  }
+
+  // ---- statements ----
+
+  void check_statement(Stmt& s) {
+    if (s.kind == StmtKind::Destructure) return check_destructure(s, nullptr);
+    Entry& e = scope_.at(s.name);
+    Typed t = check(s.value);
+    coerce(s.value, t, s.type ? *scalar_type(s.type->name) : t.t.ty, true, s.type ? "the annotated type" : "");
+    if (s.value->ty.kind() == TyKind::Tuple)
+      error(DiagKind::TupleMisuse, s.value->span, "this yields several values; destructure them with (a, b) := ...");
+    e.ty = s.value->ty;
+    e.typed = true;
+    e.dynamic = t.dynamic;
+    if (s.is_const && t.dynamic)
+      error(DiagKind::ConstDependsOnInput, s.value->span, "const '" + s.name + "' depends on an input");
+  }
+
+  // `(a, b) := value` at the unit level (locals == nullptr) or in a loop body.
+  void check_destructure(Stmt& s, std::map<std::string, Local>* locals) {
+    Typed t = check(s.value);
+    const Ty& ty = s.value->ty;
+    if (ty.kind() != TyKind::Tuple) {
+      error(DiagKind::TupleMisuse, s.value->span, "this gives one value; bind it with ':='");
+      return;
+    }
+    if (ty.arity() != s.names.size()) {
+      error(DiagKind::TupleMisuse, s.span,
+            "this gives " + std::to_string(ty.arity()) + " values, not " + std::to_string(s.names.size()));
+      return;
+    }
+    for (size_t i = 0; i < s.names.size(); ++i) {
+      if (s.names[i].first == "_") continue;
+      if (locals) {
+        (*locals)[s.names[i].first] = Local{ty.component(i), t.dynamic, false, loop_depth_};
+        continue;
+      }
+      Entry& e = scope_.at(s.names[i].first);
+      e.ty = ty.component(i);
+      e.typed = true;
+      e.dynamic = t.dynamic;
+    }
+  }
+
+  void type_externs_and_defaults() {
+    for (Stmt* s : externs_) {
+      Param& p = s->params.front();
+      Entry& e = scope_.at(p.name);
+      Ty ty = p.type ? *scalar_type(p.type->name) : Ty::u64();
+      if (p.default_value) {
+        Typed t = check(p.default_value);
+        if (!p.type) ty = t.t.ty;
+        coerce(p.default_value, t, ty, true, "the extern's type");
+      }
+      e.ty = ty;
+      e.typed = true;
+      for (Port& port : u_.params)
+        if (port.name == p.name) port.ty = ty;
+    }
+    if (u_.is_def) {
+      for (size_t i = 0; i < u_.def->params.size(); ++i) {
+        Param& prm = u_.def->params[i];
+        if (!prm.default_value) continue;
+        Typed t = check(prm.default_value);
+        coerce(prm.default_value, t, u_.params[i].ty, true, "the parameter's type");
+      }
+    }
+  }
+
+  void finish_signature() {
+    if (u_.is_def) {
+      for (Param& out : u_.def->outputs) {
+        auto it = scope_.find(out.name);
+        const Ty want = *scalar_type(out.type->name);
+        if (it == scope_.end() || (it->second.kind != Entry::Kind::Binding && it->second.kind != Entry::Kind::Part)) {
+          error(DiagKind::UnknownOutput, out.span, "result '" + out.name + "' is never bound in the body");
+          continue;
+        }
+        if (it->second.typed && !lossless(it->second.ty, want))
+          error(DiagKind::TypeMismatch, it->second.span,
+                "result '" + out.name + "' is declared " + ir::ty_label(want) + " but bound to " + ir::ty_label(it->second.ty));
+        u_.outputs.push_back(Port{out.name, out.span, want, false, false, nullptr, {}});
+      }
+      return;
+    }
+    // File units: every binding nothing else reads, plus those listed by `output`.
+    std::set<std::string> listed;
+    for (Stmt* s : outputs_listed_)
+      for (auto& [name, span] : s->names) {
+        auto it = scope_.find(name);
+        if (it == scope_.end() || (it->second.kind != Entry::Kind::Binding && it->second.kind != Entry::Kind::Part)) {
+          if (!reported_unknown_.count(name))
+            error(DiagKind::UnknownOutput, span, "'" + name + "' is not a binding of this file");
+          continue;
+        }
+        listed.insert(name);
+      }
+    for (const std::string& name : names_in_order_) {
+      const Entry& e = scope_.at(name);
+      if (e.kind != Entry::Kind::Binding && e.kind != Entry::Kind::Part) continue;
+      if (e.referenced && !listed.count(name)) continue;
+      u_.outputs.push_back(Port{name, e.span, e.ty, false, e.stmt && e.stmt->is_shared, nullptr, {}});
+    }
+    if (u_.outputs.empty() && !diags().has_errors())
+      error(DiagKind::NoOutputs, Span{u_.file, 0, 0}, "'" + u_.name + "' has no bindings, so no outputs");
+  }
+
+  // ---- expressions ----
+
+  Typed literal_int(Expr& e) {
+    ETy t = ETy::int_literal(e.int_value);
+    if (!fits(e.int_value, t.ty))
+      error(DiagKind::LiteralOutOfRange, e.span, "the literal " + int_text(e.int_value) + " fits no integer type");
+    e.ty = t.ty;
+    e.typed = true;
+    return Typed{t, false};
+  }
+
+  Typed check(ExprPtr& ep) {
+    Expr& e = *ep;
+    Typed r;
+    switch (e.kind) {
+      case ExprKind::Int: return literal_int(e);
+      case ExprKind::Float:
+        e.ty = Ty::scalar(TyKind::F64);
+        e.typed = true;
+        return Typed{ETy::float_literal(), false};
+      case ExprKind::Bool: r = Typed{ETy::of(Ty::boolean()), false}; break;
+      case ExprKind::Str: r = check_string(e); break;
+      case ExprKind::Name: r = check_name(e); break;
+      case ExprKind::Unary: r = check_unary(ep); if (ep.get() != &e) return r; break;
+      case ExprKind::Binary: r = check_binary(e); break;
+      case ExprKind::Cast: r = check_cast(e); break;
+      case ExprKind::Call: r = check_call(e); break;
+      case ExprKind::If: r = check_if(e); break;
+      case ExprKind::Loop: r = check_loop(e); break;
+      case ExprKind::Tuple:
+        error(DiagKind::TupleMisuse, e.span, "a tuple can only be yielded by a loop");
+        r = Typed{ETy::of(Ty::u64()), false};
+        break;
+    }
+    ep->ty = r.t.ty;
+    ep->typed = true;
+    return r;
+  }
+
+  // Gives a checked expression its final type: literals take it, other
+  // types convert (an implicit Cast) where the context allows.
+  void coerce(ExprPtr& ep, const Typed& t, const Ty& to, bool declared, const std::string& context) {
+    Expr& e = *ep;
+    if (to.is_unit()) return;
+    if (t.t.lit == ETy::Lit::Int) {
+      if (to.is_str() || to.kind() == TyKind::Tuple) return mismatch(e, t.t.ty, to, context);
+      if (!fits(e.int_value, to))
+        return error(DiagKind::LiteralOutOfRange, e.span,
+                     "the literal " + int_text(e.int_value) + " does not fit " + ir::ty_label(to));
+      e.ty = to;
+      return;
+    }
+    if (t.t.lit == ETy::Lit::Float) {
+      if (!to.is_float()) return mismatch(e, t.t.ty, to, context);
+      e.ty = to;
+      return;
+    }
+    const Ty& from = e.ty;
+    if (from == to) return;
+    if (!from.is_scalar() || !to.is_scalar() || (declared && !lossless(from, to)))
+      return mismatch(e, from, to, context);
+    wrap_cast(ep, to);
+  }
+
+  void mismatch(const Expr& e, const Ty& from, const Ty& to, const std::string& context) {
+    std::string m = "expected " + ir::ty_label(to) + (context.empty() ? "" : " (" + context + ")") + ", found " +
+                    ir::ty_label(from);
+    if (from.is_scalar() && to.is_scalar() && !to.is_str() && !from.is_str()) m += "; convert with `as " + ir::ty_label(to) + "`";
+    error(DiagKind::TypeMismatch, e.span, m);
+  }
+
+  void wrap_cast(ExprPtr& ep, const Ty& to) {
+    auto c = std::make_unique<Expr>();
+    c->kind = ExprKind::Cast;
+    c->span = ep->span;
+    c->implicit = true;
+    c->target = TypeRef{ir::ty_label(to), ep->span};
+    c->ty = to;
+    c->typed = true;
+    c->depth = ep->depth + 1;
+    c->operands.push_back(std::move(ep));
+    ep = std::move(c);
+  }
+
+  Typed check_string(Expr& e) {
+    bool dyn = false;
+    for (ExprPtr& part : e.interpolated) {
+      Typed t = check(part);
+      dyn = dyn || t.dynamic;
+      coerce(part, t, t.t.ty, false, "");
+      if (!part->ty.is_scalar() && !part->ty.is_str())
+        error(DiagKind::TypeMismatch, part->span, "cannot interpolate a value of type " + ir::ty_label(part->ty));
+    }
+    return Typed{ETy::of(Ty::str()), dyn};
+  }
+
+  Typed check_name(Expr& e) {
+    for (auto it = locals_.rbegin(); it != locals_.rend(); ++it)
+      if (auto f = it->find(e.name); f != it->end()) return Typed{ETy::of(f->second.ty), f->second.dynamic};
+    auto it = scope_.find(e.name);
+    if (it == scope_.end()) {
+      if (!reported_unknown_.count(e.name)) {
+        error(DiagKind::UnknownName, e.span, "unknown name '" + e.name + "'");
+        reported_unknown_.insert(e.name);
+      }
+      return Typed{ETy::of(Ty::u64()), false};
+    }
+    if (!it->second.typed) return Typed{ETy::of(Ty::u64()), false};  // in a reported cycle
+    return Typed{ETy::of(it->second.ty), it->second.dynamic};
+  }
+
+  Typed check_unary(ExprPtr& ep) {
+    Expr& e = *ep;
+    Expr& x = *e.operands[0];
+    if (e.op == Tok::Minus && (x.kind == ExprKind::Int || x.kind == ExprKind::Float)) {
+      // -(literal) is a literal.
+      ExprPtr lit = std::move(e.operands[0]);
+      lit->int_value = -lit->int_value;
+      lit->float_value = -lit->float_value;
+      lit->span = e.span;
+      ep = std::move(lit);
+      return check(ep);
+    }
+    Typed t = check(e.operands[0]);
+    coerce(e.operands[0], t, t.t.ty, false, "");
+    const Ty& ty = e.operands[0]->ty;
+    if (e.op == Tok::Minus && !ty.is_numeric())
+      error(DiagKind::TypeMismatch, e.span, "prefix - needs a number, not " + ir::ty_label(ty));
+    if (e.op == Tok::Bang && !ty.is_bool() && !ty.is_int())
+      error(DiagKind::TypeMismatch, e.span, "! needs a bool or an integer, not " + ir::ty_label(ty));
+    return Typed{ETy::of(ty), t.dynamic};
+  }
+
+  // Both operands to their common type; returns it (or nullopt after an error).
+  std::optional<Ty> unify_operands(ExprPtr& a, const Typed& ta, ExprPtr& b, const Typed& tb, Span at) {
+    Unified u = unify(ta.t, tb.t);
+    if (!u.ty) {
+      error(u.signed_unsigned ? DiagKind::SignedUnsignedMix : DiagKind::TypeMismatch, at, u.error);
+      return std::nullopt;
+    }
+    coerce(a, ta, *u.ty, false, "");
+    coerce(b, tb, *u.ty, false, "");
+    return u.ty;
+  }
+
+  // An operand that must be an integer: a literal takes its default type.
+  bool integer_operand(ExprPtr& x, const Typed& t, bool must_be_unsigned, const char* role, Span at) {
+    coerce(x, t, t.t.ty, false, "");
+    const Ty& ty = x->ty;
+    if (!ty.is_int() || (must_be_unsigned && !ty.is_unsigned_int())) {
+      error(DiagKind::TypeMismatch, at,
+            std::string(role) + " must be " + (must_be_unsigned ? "an unsigned integer" : "an integer") + ", not " +
+                ir::ty_label(ty));
+      return false;
+    }
+    return true;
+  }
+
+  void check_zero_divisor(const Expr& divisor, Span at) {
+    if (divisor.kind == ExprKind::Int && divisor.int_value == 0)
+      error(DiagKind::ZeroDivisor, at, "division by the literal 0");
+  }
+
+  Typed arithmetic(Tok op, ExprPtr& a, ExprPtr& b, Span at) {
+    Typed ta = check(a), tb = check(b);
+    const bool dyn = ta.dynamic || tb.dynamic;
+    const bool is_float_pow = op == Tok::StarStar && (ta.t.ty.is_float() || tb.t.ty.is_float());
+    if (op == Tok::Shl || op == Tok::Shr || (op == Tok::StarStar && !is_float_pow)) {
+      // The result has the left operand's type; the right is any unsigned integer.
+      integer_operand(a, ta, false, "the left operand", at);
+      if (tb.t.lit == ETy::Lit::Int && tb.t.int_value >= 0) coerce(b, tb, Ty::u64(), false, "");
+      else integer_operand(b, tb, true, op == Tok::StarStar ? "an integer exponent" : "a shift amount", at);
+      return Typed{ETy::of(a->ty), dyn};
+    }
+    if (op == Tok::Slash || op == Tok::Percent) check_zero_divisor(*b, at);
+    auto ty = unify_operands(a, ta, b, tb, at);
+    if (!ty) return Typed{ETy::of(Ty::u64()), dyn};
+    switch (op) {
+      case Tok::EqEq: case Tok::NotEq:
+        if (!ty->is_numeric() && !ty->is_bool())
+          error(DiagKind::TypeMismatch, at, "cannot compare values of type " + ir::ty_label(*ty));
+        return Typed{ETy::of(Ty::boolean()), dyn};
+      case Tok::Lt: case Tok::Gt: case Tok::Le: case Tok::Ge:
+        if (!ty->is_numeric()) error(DiagKind::TypeMismatch, at, "cannot order values of type " + ir::ty_label(*ty));
+        return Typed{ETy::of(Ty::boolean()), dyn};
+      case Tok::Amp: case Tok::Pipe: case Tok::Caret:
+        if (!ty->is_bool() && !ty->is_int())
+          error(DiagKind::TypeMismatch, at, "& | ^ need bools or integers, not " + ir::ty_label(*ty));
+        return Typed{ETy::of(*ty), dyn};
+      default:
+        if (!ty->is_numeric()) error(DiagKind::TypeMismatch, at, "arithmetic needs numbers, not " + ir::ty_label(*ty));
+        return Typed{ETy::of(*ty), dyn};
+    }
+  }
+
+  Typed check_binary(Expr& e) { return arithmetic(e.op, e.operands[0], e.operands[1], e.span); }
+
+  Typed check_cast(Expr& e) {
+    Typed t = check(e.operands[0]);
+    coerce(e.operands[0], t, t.t.ty, false, "");
+    const Ty to = *scalar_type(e.target.name);
+    const Ty& from = e.operands[0]->ty;
+    if (!from.is_scalar() || !to.is_scalar())
+      error(DiagKind::TypeMismatch, e.span, "cannot convert " + ir::ty_label(from) + " to " + ir::ty_label(to));
+    return Typed{ETy::of(to), t.dynamic};
+  }
+
+  Typed check_if(Expr& e) {
+    Typed c = check(e.operands[0]);
+    bool dyn = c.dynamic;
+    condition(e.operands[0], c, "the condition of if");
+    Typed a = check(e.operands[1]), b = check(e.operands[2]);
+    dyn = dyn || a.dynamic || b.dynamic;
+    if (a.t.ty.is_str() && b.t.ty.is_str()) return Typed{ETy::of(Ty::str()), dyn};
+    auto ty = unify_operands(e.operands[1], a, e.operands[2], b, e.span);
+    return Typed{ETy::of(ty ? *ty : Ty::u64()), dyn};
+  }
+
+  // A condition is bool, or an integer that is true when nonzero.
+  void condition(ExprPtr& c, const Typed& t, const char* role) {
+    coerce(c, t, t.t.ty, false, "");
+    if (c->ty.is_bool()) return;
+    if (!c->ty.is_int()) {
+      error(DiagKind::TypeMismatch, c->span, std::string(role) + " must be bool or an integer, not " + ir::ty_label(c->ty));
+      return;
+    }
+    wrap_cast(c, Ty::boolean());
+  }
+
+  // ---- calls ----
+
+  // Matches arguments to parameter names: positional first, then by name.
+  // Returns one slot per parameter (nullptr where none was given).
+  std::optional<std::vector<Arg*>> bind_args(Expr& call, const std::vector<std::string>& params, bool variadic) {
+    std::vector<Arg*> slots(params.size(), nullptr);
+    size_t positional = 0;
+    for (Arg& a : call.args) {
+      if (!a.name.empty()) break;
+      ++positional;
+    }
+    if (positional > params.size() && !variadic) {
+      error(DiagKind::ArgumentCount, call.args[params.size()].value->span,
+            "'" + call.name + "' takes " + std::to_string(params.size()) + " argument" +
+                (params.size() == 1 ? "" : "s") + ", not " + std::to_string(call.args.size()));
+      return std::nullopt;
+    }
+    for (size_t i = 0; i < std::min(positional, params.size()); ++i) slots[i] = &call.args[i];
+    for (size_t i = positional; i < call.args.size(); ++i) {
+      Arg& a = call.args[i];
+      auto it = std::find(params.begin(), params.end(), a.name);
+      if (it == params.end()) {
+        std::string m = "'" + call.name + "' has no parameter '" + a.name + "'";
+        if (std::string near = closest_name(a.name, params); !near.empty()) m += "; did you mean '" + near + "'?";
+        error(DiagKind::UnknownArgument, a.name_span, m);
+        return std::nullopt;
+      }
+      const size_t k = static_cast<size_t>(it - params.begin());
+      if (slots[k]) {
+        error(DiagKind::DuplicateArgument, a.name_span, "'" + a.name + "' is given twice");
+        return std::nullopt;
+      }
+      slots[k] = &a;
+    }
+    return slots;
+  }
+
+  Typed check_call(Expr& e) {
+    auto callee = u_.callees.find(e.name);
+    if (callee == u_.callees.end()) {  // already reported when resolving
+      for (Arg& a : e.args) check(a.value);
+      return Typed{ETy::of(Ty::u64()), false};
+    }
+    if (callee->second.builtin) return check_builtin(e, *find_builtin(e.name));
+    const Unit& target = p_.units[callee->second.unit];
+    if (!target.checked_ok) {
+      for (Arg& a : e.args) check(a.value);
+      return Typed{ETy::of(Ty::u64()), false};
+    }
+    std::vector<std::string> names;
+    for (const Port& prm : target.params) names.push_back(prm.name);
+    auto slots = bind_args(e, names, false);
+    bool dyn = false;
+    if (slots) {
+      for (size_t i = 0; i < slots->size(); ++i) {
+        Arg* a = (*slots)[i];
+        if (a == nullptr) {
+          if (!target.params[i].default_value)
+            error(DiagKind::MissingArgument, e.span, "'" + e.name + "' needs an argument for '" + names[i] + "'");
+          continue;
+        }
+        Typed t = check(a->value);
+        dyn = dyn || t.dynamic;
+        coerce(a->value, t, target.params[i].ty, true, "parameter '" + names[i] + "' of " + e.name);
+      }
+      // Reorder to parameter order, leaving defaults out: the lowering fills them in.
+      std::vector<Arg> ordered(names.size());
+      for (size_t i = 0; i < names.size(); ++i) {
+        if ((*slots)[i] == nullptr) continue;
+        ordered[i].name = names[i];
+        ordered[i].name_span = (*slots)[i]->name_span;
+        ordered[i].value = std::move((*slots)[i]->value);
+      }
+      e.args = std::move(ordered);
+    } else {
+      for (Arg& a : e.args)
+        if (a.value) check(a.value);
+    }
+    if (target.outputs.size() == 1) return Typed{ETy::of(target.outputs[0].ty), dyn};
+    std::vector<Ty> tys;
+    for (const Port& o : target.outputs) tys.push_back(o.ty);
+    return Typed{ETy::of(Ty::tuple(std::move(tys))), dyn};
+  }
+
+  Typed check_builtin(Expr& e, const BuiltinInfo& b) {
+    std::vector<std::string> names(b.params.begin(), b.params.end());
+    auto slots = bind_args(e, names, b.variadic);
+    if (!slots) return Typed{ETy::of(Ty::u64()), false};
+    for (size_t i = 0; i < slots->size(); ++i)
+      if ((*slots)[i] == nullptr) {
+        error(DiagKind::MissingArgument, e.span, "'" + e.name + "' needs an argument for '" + names[i] + "'");
+        return Typed{ETy::of(Ty::u64()), false};
+      }
+    if (b.variadic) {  // keep the extra positional arguments after the named slots
+      std::vector<Arg> ordered;
+      for (Arg* a : *slots) ordered.push_back(std::move(*a));
+      for (size_t i = slots->size(); i < e.args.size(); ++i) ordered.push_back(std::move(e.args[i]));
+      e.args = std::move(ordered);
+    } else {
+      std::vector<Arg> ordered;
+      for (Arg* a : *slots) ordered.push_back(std::move(*a));
+      e.args = std::move(ordered);
+    }
+    auto arg = [&](size_t i) -> ExprPtr& { return e.args[i].value; };
+    switch (b.id) {
+      case Builtin::Mod: case Builtin::Div: case Builtin::Add: case Builtin::Sub: case Builtin::Mul: {
+        const Tok op = b.id == Builtin::Mod ? Tok::Percent : b.id == Builtin::Div ? Tok::Slash
+                     : b.id == Builtin::Add ? Tok::Plus : b.id == Builtin::Sub ? Tok::Minus : Tok::Star;
+        return arithmetic(op, arg(0), arg(1), e.span);
+      }
+      case Builtin::Min: case Builtin::Max: {
+        Typed t = arithmetic(Tok::Plus, arg(0), arg(1), e.span);
+        return t;
+      }
+      case Builtin::Clamp: {
+        Typed tx = check(arg(0)), tl = check(arg(1)), th = check(arg(2));
+        Unified u1 = unify(tx.t, tl.t);
+        Unified u = u1.ty ? unify(ETy::of(*u1.ty), th.t) : u1;
+        if (!u.ty || !u.ty->is_numeric()) {
+          error(u.signed_unsigned ? DiagKind::SignedUnsignedMix : DiagKind::TypeMismatch, e.span,
+                u.ty ? "clamp needs numbers" : u.error);
+          return Typed{ETy::of(Ty::u64()), false};
+        }
+        coerce(arg(0), tx, *u.ty, false, "");
+        coerce(arg(1), tl, *u.ty, false, "");
+        coerce(arg(2), th, *u.ty, false, "");
+        return Typed{ETy::of(*u.ty), tx.dynamic || tl.dynamic || th.dynamic};
+      }
+      case Builtin::Rotl: case Builtin::Rotr:
+        return arithmetic(Tok::Shl, arg(0), arg(1), e.span);
+      case Builtin::Popcount: case Builtin::Clz: case Builtin::Ctz: {
+        Typed t = check(arg(0));
+        integer_operand(arg(0), t, false, "the argument", e.span);
+        return Typed{ETy::of(arg(0)->ty), t.dynamic};
+      }
+      case Builtin::ToF64: case Builtin::ToU64: {
+        Typed t = check(arg(0));
+        coerce(arg(0), t, t.t.ty, false, "");
+        if (!arg(0)->ty.is_scalar())
+          error(DiagKind::TypeMismatch, e.span, "cannot convert " + ir::ty_label(arg(0)->ty));
+        return Typed{ETy::of(b.id == Builtin::ToF64 ? Ty::scalar(TyKind::F64) : Ty::u64()), t.dynamic};
+      }
+      case Builtin::FormatU64: case Builtin::Hex: {
+        bool dyn = false;
+        for (size_t i = 0; i < e.args.size(); ++i) {
+          Typed t = check(arg(i));
+          dyn = dyn || t.dynamic;
+          coerce(arg(i), t, Ty::u64(), true, "an argument of " + e.name);
+        }
+        return Typed{ETy::of(Ty::str()), dyn};
+      }
+      case Builtin::MixedRadix: {
+        Typed t = check(arg(0));
+        coerce(arg(0), t, Ty::u64(), true, "the value to split");
+        std::vector<Ty> digits;
+        for (size_t i = 1; i < e.args.size(); ++i) {
+          if (!e.args[i].name.empty() && i > 1) {
+            error(DiagKind::UnknownArgument, e.args[i].name_span, "mixed_radix takes its radixes by position");
+            continue;
+          }
+          Expr& r = *arg(i);
+          if (r.kind != ExprKind::Int || r.int_value < 0) {
+            error(DiagKind::NotConstant, r.span, "a radix of mixed_radix must be a non-negative integer literal");
+            continue;
+          }
+          Typed tr = check(arg(i));
+          coerce(arg(i), tr, Ty::u64(), true, "a radix");
+          digits.push_back(Ty::u64());
+        }
+        if (digits.size() == 1) return Typed{ETy::of(Ty::u64()), t.dynamic};
+        return Typed{ETy::of(Ty::tuple(std::move(digits))), t.dynamic};
+      }
+    }
+    return Typed{ETy::of(Ty::u64()), false};
+  }
+
+  // ---- loops ----
+
+  Typed check_loop(Expr& e) {
+    ++loop_depth_;
+    const int me = loop_depth_;
+    std::map<std::string, Local> vars;
+    bool dyn = false;
+    for (LoopVar& v : e.vars) {
+      Typed t = check(v.init);
+      dyn = dyn || t.dynamic;
+      const Ty ty = v.type ? *scalar_type(v.type->name) : t.t.ty;
+      coerce(v.init, t, ty, true, "the loop variable's type");
+      if (!ty.is_scalar()) error(DiagKind::TypeMismatch, v.span, "a loop variable holds a scalar, not " + ir::ty_label(ty));
+      if (scope_.count(v.name) || visible_local(v.name) || vars.count(v.name)) {
+        error(DiagKind::Redefinition, v.span, "'" + v.name + "' is already defined");
+        continue;
+      }
+      vars[v.name] = Local{ty, t.dynamic, true, me};
+    }
+    locals_.push_back(vars);
+    Typed g = check(e.guard);
+    condition(e.guard, g, "the loop guard");
+    if (!reads_loop_variable(*e.guard, vars))
+      error(DiagKind::LoopGuardInvariant, e.guard->span,
+            "the loop guard reads no loop variable, so the loop would run zero times or forever");
+    Typed y = check(e.yield);
+    if (e.yield->kind == ExprKind::Tuple) {
+      std::vector<Ty> tys;
+      for (ExprPtr& part : e.yield->operands) {
+        Typed pt = check(part);
+        coerce(part, pt, pt.t.ty, false, "");
+        tys.push_back(part->ty);
+        y.dynamic = y.dynamic || pt.dynamic;
+      }
+      e.yield->ty = Ty::tuple(std::move(tys));
+    } else {
+      coerce(e.yield, y, y.t.ty, false, "");
+    }
+    // The body, statement by statement, in a scope of its own.
+    locals_.emplace_back();
+    for (StmtPtr& s : e.body) dyn = check_loop_statement(*s, me) || dyn;
+    locals_.pop_back();
+    locals_.pop_back();
+    --loop_depth_;
+    return Typed{ETy::of(e.yield->ty), dyn || g.dynamic || y.dynamic};
+  }
+
+  bool visible_local(const std::string& name) const {
+    for (const auto& l : locals_)
+      if (l.count(name)) return true;
+    return false;
+  }
+
+  bool reads_loop_variable(const Expr& root, const std::map<std::string, Local>& vars) const {
+    std::vector<const Expr*> work{&root};
+    while (!work.empty()) {
+      const Expr* x = work.back();
+      work.pop_back();
+      if (x->kind == ExprKind::Name && vars.count(x->name)) return true;
+      for (const ExprPtr& c : x->operands) work.push_back(c.get());
+      for (const ExprPtr& c : x->interpolated) work.push_back(c.get());
+      for (const Arg& a : x->args) work.push_back(a.value.get());
+      if (x->guard) work.push_back(x->guard.get());
+      if (x->yield) work.push_back(x->yield.get());
+      for (const LoopVar& v : x->vars) work.push_back(v.init.get());
+      for (const StmtPtr& s : x->body)
+        if (s->value) work.push_back(s->value.get());
+    }
+    return false;
+  }
+
+  // Checks one statement of a loop body; returns whether it reads an input.
+  bool check_loop_statement(Stmt& s, int loop) {
+    auto& body = locals_.back();
+    if (s.kind == StmtKind::Assign) {
+      Local* var = nullptr;
+      for (auto it = locals_.rbegin(); it != locals_.rend() && !var; ++it)
+        if (auto f = it->find(s.name); f != it->end()) var = &f->second;
+      Typed t = check(s.value);
+      if (var == nullptr || !var->is_var || var->loop != loop) {
+        error(DiagKind::NotALoopVariable, s.name_span,
+              "'" + s.name + "' is not a variable of this loop; bind a new name with ':='");
+        return t.dynamic;
+      }
+      coerce(s.value, t, var->ty, true, "the loop variable's type");
+      var->dynamic = var->dynamic || t.dynamic;
+      return t.dynamic;
+    }
+    if (s.kind == StmtKind::Destructure) {
+      for (auto& [n, sp] : s.names)
+        if (n != "_" && (scope_.count(n) || visible_local(n))) error(DiagKind::Redefinition, sp, "'" + n + "' is already defined");
+      check_destructure(s, &body);
+      return false;
+    }
+    if (s.is_const || s.is_shared)
+      error(DiagKind::Syntax, s.span, "a loop body binds plain names; const and shared belong at the top level");
+    if (scope_.count(s.name) || visible_local(s.name)) {
+      error(DiagKind::Redefinition, s.name_span, "'" + s.name + "' is already defined");
+      return false;
+    }
+    Typed t = check(s.value);
+    const Ty ty = s.type ? *scalar_type(s.type->name) : t.t.ty;
+    coerce(s.value, t, ty, true, "the annotated type");
+    if (s.value->ty.kind() == TyKind::Tuple)
+      error(DiagKind::TupleMisuse, s.value->span, "this yields several values; destructure them with (a, b) := ...");
+    body[s.name] = Local{s.value->ty, t.dynamic, false, loop};
+    return t.dynamic;
+  }
+
+  Program& p_;
+  size_t ui_;
+  Unit& u_;
+  std::map<std::string, Entry> scope_;
+  std::vector<std::string> names_in_order_;
+  std::vector<Stmt*> bindings_;
+  std::vector<Stmt*> externs_;
+  std::vector<Stmt*> outputs_listed_;
+  std::map<Stmt*, std::vector<std::string>> deps_;
+  std::set<std::string> reported_unknown_;
+  std::vector<std::map<std::string, Local>> locals_;
+  int loop_depth_ = 0;
+  bool has_inputs_ = false;
+};
+
+}  // namespace
+
+bool check_program(Program& program) {
+  for (size_t u : program.order) UnitChecker(program, u).run();
+  return !program.diags.has_errors();
+}
+
+}  // namespace polydat::frontend

@@ -1,0 +1,139 @@
+#include "frontend/diagnostics.h"
+
+#include <algorithm>
+
+namespace polydat::frontend {
+
+std::string_view diag_kind_name(DiagKind k) {
+  switch (k) {
+    case DiagKind::FileNotFound: return "file-not-found";
+    case DiagKind::UnexpectedCharacter: return "unexpected-character";
+    case DiagKind::UnterminatedString: return "unterminated-string";
+    case DiagKind::UnterminatedComment: return "unterminated-comment";
+    case DiagKind::InvalidEscape: return "invalid-escape";
+    case DiagKind::InvalidNumber: return "invalid-number";
+    case DiagKind::IntegerTooLarge: return "integer-too-large";
+    case DiagKind::Syntax: return "syntax";
+    case DiagKind::NestingTooDeep: return "nesting-too-deep";
+    case DiagKind::UnknownName: return "unknown-name";
+    case DiagKind::UnknownFunction: return "unknown-function";
+    case DiagKind::Redefinition: return "redefinition";
+    case DiagKind::BuiltinRedefinition: return "builtin-redefinition";
+    case DiagKind::CyclicBinding: return "cyclic-binding";
+    case DiagKind::RecursiveModule: return "recursive-module";
+    case DiagKind::UnknownOutput: return "unknown-output";
+    case DiagKind::NoOutputs: return "no-outputs";
+    case DiagKind::NotALoopVariable: return "not-a-loop-variable";
+    case DiagKind::TypeMismatch: return "type-mismatch";
+    case DiagKind::SignedUnsignedMix: return "signed-unsigned-mix";
+    case DiagKind::LiteralOutOfRange: return "literal-out-of-range";
+    case DiagKind::ZeroDivisor: return "zero-divisor";
+    case DiagKind::NotConstant: return "not-constant";
+    case DiagKind::TupleMisuse: return "tuple-misuse";
+    case DiagKind::ArgumentCount: return "argument-count";
+    case DiagKind::UnknownArgument: return "unknown-argument";
+    case DiagKind::DuplicateArgument: return "duplicate-argument";
+    case DiagKind::MissingArgument: return "missing-argument";
+    case DiagKind::ConstDependsOnInput: return "const-depends-on-input";
+    case DiagKind::ConstVolatile: return "const-volatile";
+    case DiagKind::LoopGuardInvariant: return "loop-guard-invariant";
+    case DiagKind::NotForHardware: return "not-for-hardware";
+    case DiagKind::UnknownPragma: return "unknown-pragma";
+  }
+  return "?";
+}
+
+void Diagnostics::error(DiagKind k, Span s, std::string message) {
+  list_.push_back(Diagnostic{Severity::Error, k, std::move(message), s, {}});
+  ++errors_;
+}
+
+void Diagnostics::warning(DiagKind k, Span s, std::string message) {
+  list_.push_back(Diagnostic{Severity::Warning, k, std::move(message), s, {}});
+}
+
+void Diagnostics::append(const Diagnostics& other) {
+  for (const Diagnostic& d : other.list_) {
+    list_.push_back(d);
+    if (d.severity == Severity::Error) ++errors_;
+  }
+}
+
+namespace {
+const char* severity_word(Severity s) {
+  switch (s) {
+    case Severity::Error: return "error";
+    case Severity::Warning: return "warning";
+    case Severity::Note: return "note";
+  }
+  return "error";
+}
+
+// One located line plus the source line and a caret under the span (on its first line).
+std::string located(const SourceMap& sources, Span s, const char* word, std::string_view message,
+                    std::string_view kind) {
+  if (s.file >= sources.size()) return std::string(word) + ": " + std::string(message) + "\n";
+  const SourceFile& f = sources.file(s.file);
+  const auto [line, col] = f.line_col(std::min<uint32_t>(s.start, static_cast<uint32_t>(f.text.size())));
+  std::string out = f.path + ":" + std::to_string(line) + ":" + std::to_string(col) + ": " + word + ": " +
+                    std::string(message);
+  if (!kind.empty()) out += " [" + std::string(kind) + "]";
+  out += "\n";
+  std::string_view text = f.line_text(line);
+  // Very long lines are cut around the caret so a diagnostic stays readable.
+  constexpr size_t kShown = 160;
+  size_t first = 0;
+  if (text.size() > kShown && col > kShown / 2) first = std::min<size_t>(col - 1 - kShown / 2, text.size() - kShown);
+  std::string shown(text.substr(first, kShown));
+  for (char& c : shown)
+    if (c == '\t') c = ' ';
+  const size_t caret_at = col - 1 - first;
+  const size_t width = std::max<size_t>(1, std::min<size_t>(s.end > s.start ? s.end - s.start : 1,
+                                                            shown.size() > caret_at ? shown.size() - caret_at : 1));
+  out += "  " + shown + "\n";
+  out += "  " + std::string(caret_at, ' ') + "^" + std::string(width - 1, '~') + "\n";
+  return out;
+}
+}  // namespace
+
+std::string render(const Diagnostic& d, const SourceMap& sources) {
+  std::string out = located(sources, d.span, severity_word(d.severity), d.message, diag_kind_name(d.kind));
+  for (const auto& [span, text] : d.notes) out += located(sources, span, "note", text, {});
+  return out;
+}
+
+std::string render_all(const Diagnostics& ds, const SourceMap& sources) {
+  std::string out;
+  for (const Diagnostic& d : ds.list()) out += render(d, sources);
+  return out;
+}
+
+namespace {
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j)
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+}  // namespace
+
+std::string closest_name(std::string_view name, const std::vector<std::string>& candidates) {
+  std::string best;
+  size_t best_d = std::max<size_t>(2, name.size() / 3) + 1;  // suggest only near misses
+  for (const std::string& c : candidates) {
+    if (name.size() > 64 || c.size() > 64) continue;
+    const size_t d = edit_distance(name, c);
+    if (d < best_d || (d == best_d && !best.empty() && c < best)) {
+      if (d < best_d) best_d = d;
+      best = c;
+    }
+  }
+  return best;
+}
+
+}  // namespace polydat::frontend

@@ -1,0 +1,68 @@
+// Diagnostics: a stable kind, a message, a span; rendered as
+// `file:line:col: error: message [kind]`, the source line and a caret.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "frontend/source.h"
+
+namespace polydat::frontend {
+
+enum class DiagKind : uint8_t {
+  // reading and lexing
+  FileNotFound, UnexpectedCharacter, UnterminatedString, UnterminatedComment, InvalidEscape,
+  InvalidNumber, IntegerTooLarge,
+  // syntax
+  Syntax, NestingTooDeep,
+  // names and structure
+  UnknownName, UnknownFunction, Redefinition, BuiltinRedefinition, CyclicBinding, RecursiveModule,
+  UnknownOutput, NoOutputs, NotALoopVariable,
+  // typing
+  TypeMismatch, SignedUnsignedMix, LiteralOutOfRange, ZeroDivisor, NotConstant, TupleMisuse,
+  // calls
+  ArgumentCount, UnknownArgument, DuplicateArgument, MissingArgument,
+  // lifecycle and loops
+  ConstDependsOnInput, ConstVolatile, LoopGuardInvariant, NotForHardware,
+  // warnings
+  UnknownPragma,
+};
+
+// The stable kebab-case name shown in brackets, e.g. "type-mismatch".
+std::string_view diag_kind_name(DiagKind k);
+
+enum class Severity : uint8_t { Error, Warning, Note };
+
+struct Diagnostic {
+  Severity severity = Severity::Error;
+  DiagKind kind = DiagKind::Syntax;
+  std::string message;
+  Span span;
+  std::vector<std::pair<Span, std::string>> notes;  // related places
+};
+
+// Collects diagnostics in the order they are found.
+class Diagnostics {
+ public:
+  void error(DiagKind k, Span s, std::string message);
+  void warning(DiagKind k, Span s, std::string message);
+  Diagnostic& last() { return list_.back(); }
+  bool has_errors() const { return errors_ > 0; }
+  size_t error_count() const { return errors_; }
+  const std::vector<Diagnostic>& list() const { return list_; }
+  void append(const Diagnostics& other);
+
+ private:
+  std::vector<Diagnostic> list_;
+  size_t errors_ = 0;
+};
+
+// `file:line:col: error: message [kind]`, the source line, a caret under the span.
+std::string render(const Diagnostic& d, const SourceMap& sources);
+std::string render_all(const Diagnostics& ds, const SourceMap& sources);
+
+// The closest of `candidates` to `name` by edit distance, if close enough to suggest.
+std::string closest_name(std::string_view name, const std::vector<std::string>& candidates);
+
+}  // namespace polydat::frontend

@@ -1,0 +1,349 @@
+#include "frontend/lower.h"
+
+#include <cmath>
+#include <cstdlib>
+
+#include "ir/builder.h"
+#include "ir/interp.h"
+#include "ir/semantics.h"
+
+namespace polydat::frontend {
+
+namespace {
+
+using ir::Dest;
+using ir::ObjectId;
+using ir::OpKind;
+using ir::Ty;
+using ir::TyKind;
+using ir::Value;
+
+// Thrown when the builder refuses something the checker accepted: an internal error.
+struct Refused {
+  ir::IrError error;
+};
+
+template <class T>
+T must(ir::Result<T> r) {
+  if (!r) throw Refused{r.error()};
+  return std::move(r).value();
+}
+
+OpKind binary_op(Tok t) {
+  switch (t) {
+    case Tok::Plus: return OpKind::Add;
+    case Tok::Minus: return OpKind::Sub;
+    case Tok::Star: return OpKind::Mul;
+    case Tok::Slash: return OpKind::Div;
+    case Tok::Percent: return OpKind::Mod;
+    case Tok::StarStar: return OpKind::Pow;
+    case Tok::Shl: return OpKind::Shl;
+    case Tok::Shr: return OpKind::Shr;
+    case Tok::Amp: return OpKind::And;
+    case Tok::Pipe: return OpKind::Or;
+    case Tok::Caret: return OpKind::Xor;
+    case Tok::EqEq: return OpKind::Eq;
+    case Tok::NotEq: return OpKind::Neq;
+    case Tok::Lt: return OpKind::Lt;
+    case Tok::Gt: return OpKind::Gt;
+    case Tok::Le: return OpKind::Le;
+    default: return OpKind::Ge;
+  }
+}
+
+Value literal_value(const Expr& e) {
+  const Ty& t = e.ty;
+  if (e.kind == ExprKind::Bool) return Value::boolean(e.bool_value);
+  if (e.kind == ExprKind::Float) {
+    const bool negative = std::signbit(e.float_value);
+    std::string digits;
+    for (char c : e.name)
+      if (c != '_') digits += c;
+    if (t.kind() == TyKind::F32) {
+      const float f = std::strtof(digits.c_str(), nullptr);  // one rounding, from the decimal
+      return Value::f32(negative ? -f : f);
+    }
+    return Value::f64(e.float_value);
+  }
+  // An integer literal: its two's-complement pattern, or converted once to a float.
+  const Value as_int = e.int_value < 0 ? Value::integer(TyKind::I64, static_cast<uint64_t>(static_cast<int64_t>(e.int_value)))
+                                       : Value::integer(TyKind::U64, static_cast<uint64_t>(e.int_value));
+  if (t.is_float()) return ir::eval_cast(as_int, t);
+  if (t.is_bool()) return Value::boolean(e.int_value != 0);
+  return Value::integer(t.kind(), as_int.bits());
+}
+
+Ty port_struct(const std::string& name, const std::vector<Port>& ports) {
+  if (ports.empty()) return Ty::unit();
+  std::vector<std::pair<std::string, Ty>> fields;
+  for (const Port& p : ports) fields.emplace_back(p.name, p.ty);
+  return Ty::structure(name, std::move(fields));
+}
+
+// Lowers the expressions of one unit into one function.
+class Lowerer {
+ public:
+  Lowerer(Program& p, const Unit& u, ir::FnBuilder& fb, const std::vector<ir::FuncId>& funcs)
+      : p_(p), u_(u), fb_(fb), funcs_(funcs) {}
+
+  void body() {
+    for (size_t i = 0; i < u_.params.size(); ++i)
+      top_[u_.params[i].name] = must(fb_.proj(fb_.input(), static_cast<uint32_t>(i), Dest::fresh(u_.params[i].name),
+                                              loc(u_.params[i].span)));
+    for (Stmt* s : u_.ordered) binding(*s);
+    std::vector<ObjectId> outs;
+    for (const Port& o : u_.outputs) outs.push_back(convert(top_.at(o.name), o.ty, o.span));
+    must(fb_.pack_struct(port_struct(u_.ir_name + "_out", u_.outputs), outs, Dest::ret(), loc(Span{u_.file, 0, 0})));
+  }
+
+  ObjectId lower(const Expr& e, const std::string& name = {}) {
+    const ir::SourceLoc at = loc(e.span);
+    switch (e.kind) {
+      case ExprKind::Int: case ExprKind::Float: case ExprKind::Bool:
+        return must(fb_.constant(literal_value(e), at, name));
+      case ExprKind::Str: return string(e, name);
+      case ExprKind::Name: return lookup(e.name);
+      case ExprKind::Unary:
+        return must(fb_.unop(e.op == Tok::Minus ? OpKind::Neg : OpKind::Not, lower(*e.operands[0]), Dest::fresh(name), at));
+      case ExprKind::Binary: {
+        const ObjectId l = lower(*e.operands[0]);
+        const ObjectId r = lower(*e.operands[1]);
+        return must(fb_.binop(binary_op(e.op), l, r, Dest::fresh(name), at));
+      }
+      case ExprKind::Cast: return convert(lower(*e.operands[0]), e.ty, e.span, name);
+      case ExprKind::Call: return call(e, name);
+      case ExprKind::If: {
+        const ObjectId c = lower(*e.operands[0]);
+        const ObjectId a = lower(*e.operands[1]);
+        const ObjectId b = lower(*e.operands[2]);
+        return must(fb_.phi(a, b, c, Dest::fresh(name), at));
+      }
+      case ExprKind::Loop: return loop(e, name);
+      case ExprKind::Tuple: {
+        std::vector<ObjectId> parts;
+        for (const ExprPtr& x : e.operands) parts.push_back(lower(*x));
+        return must(fb_.pack(parts, Dest::fresh(name), at));
+      }
+    }
+    return ObjectId();
+  }
+
+ private:
+  ir::SourceLoc loc(Span s) const { return p_.sources.loc(s); }
+
+  // `v as to`, or v itself when it already has that type (the IR has no identity casts).
+  ObjectId convert(ObjectId v, const Ty& to, Span at, const std::string& name = {}) {
+    if (fb_.type_of(v) == to) return v;
+    return must(fb_.cast(v, to, Dest::fresh(name), loc(at)));
+  }
+
+  ObjectId lookup(const std::string& name) const {
+    for (auto it = locals_.rbegin(); it != locals_.rend(); ++it)
+      if (auto f = it->find(name); f != it->end()) return f->second;
+    return top_.at(name);
+  }
+
+  void binding(const Stmt& s) {
+    if (s.kind == StmtKind::Destructure) {
+      const ObjectId whole = lower(*s.value);
+      for (size_t i = 0; i < s.names.size(); ++i) {
+        if (s.names[i].first == "_") continue;
+        top_[s.names[i].first] =
+            must(fb_.proj(whole, static_cast<uint32_t>(i), Dest::fresh(s.names[i].first), loc(s.names[i].second)));
+      }
+      return;
+    }
+    const ObjectId v = lower(*s.value, s.name);
+    if (s.is_volatile) must(fb_.set_volatile(v, loc(s.span)));
+    top_[s.name] = v;
+  }
+
+  // Literal pieces and rendered values, concatenated left to right.
+  ObjectId string(const Expr& e, const std::string& name) {
+    const ir::SourceLoc at = loc(e.span);
+    std::vector<ObjectId> pieces;
+    size_t next_expr = 0;
+    for (const StringPart& part : e.parts) {
+      if (!part.is_expr) {
+        pieces.push_back(must(fb_.constant(Value::str(part.text), loc(part.span))));
+        continue;
+      }
+      const Expr& x = *e.interpolated[next_expr++];
+      const ObjectId v = lower(x);
+      pieces.push_back(x.ty.is_str() ? v : must(fb_.unop(OpKind::ToStr, v, Dest::fresh(), loc(x.span))));
+    }
+    if (pieces.empty()) return must(fb_.constant(Value::str(""), at, name));
+    ObjectId acc = pieces.front();
+    for (size_t i = 1; i < pieces.size(); ++i)
+      acc = must(fb_.binop(OpKind::Concat, acc, pieces[i], Dest::fresh(i + 1 == pieces.size() ? name : ""), at));
+    return acc;
+  }
+
+  ObjectId call(const Expr& e, const std::string& name) {
+    const Callee& callee = u_.callees.at(e.name);
+    if (callee.builtin) return builtin(e, *callee.builtin, name);
+    const Unit& target = p_.units[callee.unit];
+    const ir::SourceLoc at = loc(e.span);
+    std::vector<ObjectId> args;
+    for (size_t i = 0; i < target.params.size(); ++i) {
+      const Expr* a = i < e.args.size() && e.args[i].value ? e.args[i].value.get() : target.params[i].default_value;
+      args.push_back(lower(*a));
+    }
+    const ObjectId arg = args.empty() ? must(fb_.constant(Value(), at))
+                                      : must(fb_.pack_struct(port_struct(target.ir_name + "_in", target.params), args,
+                                                             Dest::fresh(), at));
+    const ObjectId result = must(fb_.call(funcs_.at(callee.unit), arg, Dest::fresh(), at));
+    if (target.outputs.size() == 1) return must(fb_.proj(result, 0, Dest::fresh(name), at));
+    return result;
+  }
+
+  ObjectId builtin(const Expr& e, Builtin b, const std::string& name) {
+    const ir::SourceLoc at = loc(e.span);
+    auto arg = [&](size_t i) { return lower(*e.args[i].value); };
+    auto bin = [&](OpKind op, ObjectId l, ObjectId r, const std::string& n) {
+      return must(fb_.binop(op, l, r, Dest::fresh(n), at));
+    };
+    switch (b) {
+      case Builtin::Mod: return bin(OpKind::Mod, arg(0), arg(1), name);
+      case Builtin::Div: return bin(OpKind::Div, arg(0), arg(1), name);
+      case Builtin::Add: return bin(OpKind::Add, arg(0), arg(1), name);
+      case Builtin::Sub: return bin(OpKind::Sub, arg(0), arg(1), name);
+      case Builtin::Mul: return bin(OpKind::Mul, arg(0), arg(1), name);
+      case Builtin::Rotl: return bin(OpKind::Rotl, arg(0), arg(1), name);
+      case Builtin::Rotr: return bin(OpKind::Rotr, arg(0), arg(1), name);
+      case Builtin::FormatU64: return bin(OpKind::FormatDec, arg(0), arg(1), name);
+      case Builtin::Min: case Builtin::Max: {
+        const ObjectId a = arg(0), c = arg(1);
+        // min: b < a ? b : a; max: a < b ? b : a (std::min and std::max).
+        const ObjectId less = b == Builtin::Min ? bin(OpKind::Lt, c, a, "") : bin(OpKind::Lt, a, c, "");
+        return must(fb_.phi(c, a, less, Dest::fresh(name), at));
+      }
+      case Builtin::Clamp: {  // min(max(x, lo), hi)
+        const ObjectId x = arg(0), lo = arg(1), hi = arg(2);
+        const ObjectId up = must(fb_.phi(lo, x, bin(OpKind::Lt, x, lo, ""), Dest::fresh(), at));
+        return must(fb_.phi(hi, up, bin(OpKind::Lt, hi, up, ""), Dest::fresh(name), at));
+      }
+      case Builtin::Popcount: return must(fb_.unop(OpKind::Popcount, arg(0), Dest::fresh(name), at));
+      case Builtin::Clz: return must(fb_.unop(OpKind::Clz, arg(0), Dest::fresh(name), at));
+      case Builtin::Ctz: return must(fb_.unop(OpKind::Ctz, arg(0), Dest::fresh(name), at));
+      case Builtin::Hex: return must(fb_.unop(OpKind::Hex, arg(0), Dest::fresh(name), at));
+      case Builtin::ToF64: case Builtin::ToU64: return convert(arg(0), e.ty, e.span, name);
+      case Builtin::MixedRadix: {
+        ObjectId rem = arg(0);
+        std::vector<ObjectId> digits;
+        for (size_t i = 1; i < e.args.size(); ++i) {
+          const uint64_t r = static_cast<uint64_t>(e.args[i].value->int_value);
+          const bool last = i + 1 == e.args.size();
+          if (r == 0) {  // a radix of 0 takes the whole remainder; nothing is left
+            digits.push_back(rem);
+            if (!last) rem = must(fb_.constant(Value::integer(TyKind::U64, 0), at));
+            continue;
+          }
+          const ObjectId rc = lower(*e.args[i].value);
+          digits.push_back(bin(OpKind::Mod, rem, rc, ""));
+          if (!last) rem = bin(OpKind::Div, rem, rc, "");
+        }
+        if (digits.size() == 1) return digits.front();
+        return must(fb_.pack(digits, Dest::fresh(name), at));
+      }
+    }
+    return ObjectId();
+  }
+
+  // The state is the loop variables (a tuple when several); the guard and the
+  // yield read the merge view; the body runs its statements in order.
+  ObjectId loop(const Expr& e, const std::string& name) {
+    const ir::SourceLoc at = loc(e.span);
+    std::vector<ObjectId> inits;
+    for (const LoopVar& v : e.vars) inits.push_back(lower(*v.init));
+    const bool one = inits.size() == 1;
+    const ObjectId state = one ? inits.front() : must(fb_.pack(inits, Dest::fresh(), at));
+    std::string state_name;
+    for (const LoopVar& v : e.vars) state_name += (state_name.empty() ? "" : ", ") + v.name;
+    const ir::LoopHandle lh = must(fb_.begin_loop(state, at, state_name));
+    const ObjectId merge = fb_.merge_of(lh);
+    locals_.emplace_back();
+    for (size_t i = 0; i < e.vars.size(); ++i)
+      locals_.back()[e.vars[i].name] =
+          one ? merge : must(fb_.proj(merge, static_cast<uint32_t>(i), Dest::fresh(e.vars[i].name), loc(e.vars[i].span)));
+    const size_t vars_level = locals_.size() - 1;
+    const ObjectId cond = lower(*e.guard);
+    const ObjectId result = lower(*e.yield);
+    locals_.emplace_back();
+    for (const StmtPtr& s : e.body) {
+      if (s->kind == StmtKind::Assign) {
+        locals_[vars_level][s->name] = lower(*s->value);
+      } else if (s->kind == StmtKind::Destructure) {
+        const ObjectId whole = lower(*s->value);
+        for (size_t i = 0; i < s->names.size(); ++i)
+          if (s->names[i].first != "_")
+            locals_.back()[s->names[i].first] =
+                must(fb_.proj(whole, static_cast<uint32_t>(i), Dest::fresh(s->names[i].first), loc(s->names[i].second)));
+      } else {
+        locals_.back()[s->name] = lower(*s->value, s->name);
+      }
+    }
+    std::vector<ObjectId> next;
+    for (const LoopVar& v : e.vars) next.push_back(locals_[vars_level].at(v.name));
+    const ObjectId next_state = one ? next.front() : must(fb_.pack(next, Dest::fresh(), at));
+    locals_.pop_back();
+    locals_.pop_back();
+    must(fb_.loop_back(lh, next_state, cond, at));
+    const ObjectId out = must(fb_.loop_exit(lh, result, cond, Dest::fresh(name), at));
+    must(fb_.end_loop(lh));
+    return out;
+  }
+
+ private:
+  Program& p_;
+  const Unit& u_;
+  ir::FnBuilder& fb_;
+  const std::vector<ir::FuncId>& funcs_;
+  std::map<std::string, ObjectId> top_;
+  std::vector<std::map<std::string, ObjectId>> locals_;
+};
+
+}  // namespace
+
+std::optional<ir::CategoryIr> lower_program(Program& p) {
+  ir::IrBuilder b;
+  std::vector<ir::FuncId> funcs(p.units.size());
+  try {
+    for (size_t u : p.order) {
+      const Unit& unit = p.units[u];
+      funcs[u] = must(b.declare(unit.ir_name, port_struct(unit.ir_name + "_in", unit.params),
+                                port_struct(unit.ir_name + "_out", unit.outputs), p.sources.loc(Span{unit.file, 0, 0})));
+    }
+    for (size_t u : p.order) {
+      ir::FnBuilder fb = must(b.build_fn(funcs[u]));
+      Lowerer(p, p.units[u], fb, funcs).body();
+      must(fb.finish());
+    }
+    return must(std::move(b).seal(funcs[0]));
+  } catch (const Refused& r) {
+    p.diags.error(DiagKind::Syntax, Span{r.error.loc.file, r.error.loc.start, r.error.loc.end},
+                  "internal error: the IR builder refused this (" + std::string(ir::error_kind_name(r.error.kind)) +
+                      ": " + r.error.message + ")");
+    return std::nullopt;
+  }
+}
+
+std::optional<ir::Value> evaluate_constant(Program& p, const Unit& unit, const Expr& e) {
+  ir::IrBuilder b;
+  const std::vector<ir::FuncId> no_units;
+  try {
+    const ir::FuncId f = must(b.declare("constant", Ty::unit(), e.ty, p.sources.loc(e.span)));
+    ir::FnBuilder fb = must(b.build_fn(f));
+    const ObjectId v = Lowerer(p, unit, fb, no_units).lower(e);
+    must(fb.output(v, std::nullopt, p.sources.loc(e.span)));
+    must(fb.finish());
+    const ir::CategoryIr g = must(std::move(b).seal(f));
+    auto r = ir::evaluate(g, f, Value());
+    if (!r) return std::nullopt;
+    return *r;
+  } catch (const Refused&) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace polydat::frontend

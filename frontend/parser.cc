@@ -1,0 +1,587 @@
+#include "frontend/parser.h"
+
+#include <algorithm>
+
+namespace polydat::frontend {
+
+namespace {
+
+// Binding power of each binary operator, lowest first; ** is right-associative.
+int precedence(Tok t) {
+  switch (t) {
+    case Tok::EqEq: case Tok::NotEq: return 1;
+    case Tok::Lt: case Tok::Gt: case Tok::Le: case Tok::Ge: return 2;
+    case Tok::Pipe: return 3;
+    case Tok::Caret: return 4;
+    case Tok::Amp: return 5;
+    case Tok::Shl: case Tok::Shr: return 6;
+    case Tok::Plus: case Tok::Minus: return 7;
+    case Tok::Star: case Tok::Slash: case Tok::Percent: return 8;
+    case Tok::StarStar: return 9;
+    default: return 0;
+  }
+}
+
+// Thrown to abandon the current statement after a diagnostic; caught at the statement level.
+struct Abandon {};
+
+class Parser {
+ public:
+  // `nesting` carries the depth of an enclosing parser (an interpolation inside a string).
+  Parser(const SourceMap& sources, uint32_t file, Diagnostics& diags, LexResult lexed, int nesting = 0)
+      : sources_(sources), file_(file), diags_(diags), toks_(std::move(lexed.tokens)), docs_(std::move(lexed.docs)),
+        nesting_(nesting) {}
+
+  FileAst file() {
+    FileAst ast;
+    ast.file = file_;
+    ast.stmts = statements(Tok::End);
+    return ast;
+  }
+
+  ExprPtr lone_expression() {
+    skip_newlines();
+    ExprPtr e;
+    try {
+      e = expression();
+      skip_newlines();
+      if (peek().kind != Tok::End) fail(peek().span, "unexpected " + describe(peek()) + " after the expression");
+    } catch (const Abandon&) {
+      return nullptr;
+    }
+    return e;
+  }
+
+ private:
+  // ---- tokens ----
+  const Token& peek(size_t ahead = 0) const { return toks_[std::min(pos_ + ahead, toks_.size() - 1)]; }
+  bool at(Tok k) const { return peek().kind == k; }
+  const Token& take() {
+    const Token& t = peek();
+    if (pos_ < toks_.size() - 1) ++pos_;
+    return t;
+  }
+  bool accept(Tok k) {
+    if (!at(k)) return false;
+    take();
+    return true;
+  }
+  std::string describe(const Token& t) const {
+    if (t.kind == Tok::Ident) return "name '" + t.text + "'";
+    if (t.kind == Tok::Int || t.kind == Tok::Float) return "number " + t.text;
+    return std::string(tok_name(t.kind));
+  }
+  [[noreturn]] void fail(Span s, std::string message, DiagKind k = DiagKind::Syntax) {
+    diags_.error(k, s, std::move(message));
+    throw Abandon{};
+  }
+  const Token& expect(Tok k, std::string_view what) {
+    if (!at(k)) fail(peek().span, "expected " + std::string(what) + ", found " + describe(peek()));
+    return take();
+  }
+  void skip_newlines() {
+    while (at(Tok::Newline) || at(Tok::Semicolon)) take();
+  }
+  Span join(Span a, Span b) const { return Span{a.file, a.start, std::max(a.end, b.end)}; }
+
+  // After an error: drop the rest of the statement (to a newline or ';' at this level, or the closing brace).
+  void recover(Tok closer) {
+    int depth = 0;
+    while (!at(Tok::End)) {
+      const Tok k = peek().kind;
+      if (depth == 0 && (k == Tok::Newline || k == Tok::Semicolon || k == closer)) return;
+      if (k == Tok::LBrace || k == Tok::LParen || k == Tok::LBracket) ++depth;
+      if ((k == Tok::RBrace || k == Tok::RParen || k == Tok::RBracket) && depth > 0) --depth;
+      take();
+    }
+  }
+
+  std::string doc_before(Span s) {
+    std::string doc;
+    while (next_doc_ < docs_.size() && docs_[next_doc_].span.start < s.start) {
+      const auto [dl, dc] = sources_.file(file_).line_col(docs_[next_doc_].span.start);
+      const auto [sl, sc] = sources_.file(file_).line_col(s.start);
+      if (dl + 1 == sl || (!doc.empty() && dl < sl)) doc += (doc.empty() ? "" : "\n") + docs_[next_doc_].text;
+      else doc.clear();
+      ++next_doc_;
+    }
+    return doc;
+  }
+
+  // ---- statements ----
+  std::vector<StmtPtr> statements(Tok closer) {
+    std::vector<StmtPtr> out;
+    while (true) {
+      skip_newlines();
+      if (at(closer) || at(Tok::End)) break;
+      if (diags_.error_count() > kMaxErrors) {  // enough to act on; stop here
+        while (!at(Tok::End)) take();
+        break;
+      }
+      try {
+        out.push_back(statement());
+        if (!at(Tok::Newline) && !at(Tok::Semicolon) && !at(closer) && !at(Tok::End))
+          fail(peek().span, "expected the end of the statement, found " + describe(peek()));
+      } catch (const Abandon&) {
+        recover(closer);
+      }
+    }
+    return out;
+  }
+
+  StmtPtr statement() {
+    auto s = std::make_unique<Stmt>();
+    const Token& first = peek();
+    s->span = first.span;
+    s->doc = doc_before(first.span);
+    switch (first.kind) {
+      case Tok::KwInput: return input(std::move(s));
+      case Tok::KwExtern: return extern_decl(std::move(s));
+      case Tok::KwOutput: return output_stmt(std::move(s));
+      case Tok::KwPragma: {
+        take();
+        const Token& n = expect(Tok::Ident, "a pragma name");
+        s->kind = StmtKind::Pragma;
+        s->name = n.text;
+        s->name_span = n.span;
+        s->span = join(s->span, n.span);
+        return s;
+      }
+      case Tok::LParen: return destructure(std::move(s));
+      case Tok::KwConst: case Tok::KwShared: case Tok::KwVolatile: return binding(std::move(s));
+      case Tok::Ident:
+        if (peek(1).kind == Tok::LParen) return module_def(std::move(s));
+        return binding(std::move(s));
+      default:
+        fail(first.span, "expected a statement, found " + describe(first));
+    }
+  }
+
+  TypeRef type_ref() {
+    const Token& t = expect(Tok::Ident, "a type");
+    if (!scalar_type(t.text)) fail(t.span, "unknown type '" + t.text + "' (types: bool, u8..u64, i8..i64, f32, f64, str)");
+    return TypeRef{t.text, t.span};
+  }
+
+  Param typed_param(bool type_required) {
+    const Token& n = expect(Tok::Ident, "a name");
+    Param p{n.text, n.span, std::nullopt, nullptr};
+    if (accept(Tok::Colon)) p.type = type_ref();
+    else if (type_required) fail(peek().span, "expected ':' and a type after '" + n.text + "'");
+    return p;
+  }
+
+  StmtPtr input(StmtPtr s) {
+    take();
+    s->kind = StmtKind::Input;
+    if (accept(Tok::LParen)) {
+      do {
+        s->params.push_back(typed_param(true));
+      } while (accept(Tok::Comma));
+      s->span = join(s->span, expect(Tok::RParen, "')'").span);
+    } else {
+      s->params.push_back(typed_param(true));
+      s->span = join(s->span, s->params.back().span);
+    }
+    return s;
+  }
+
+  StmtPtr extern_decl(StmtPtr s) {
+    take();
+    s->kind = StmtKind::Extern;
+    Param p = typed_param(false);
+    if (accept(Tok::Assign)) p.default_value = expression();
+    if (!p.type && !p.default_value) fail(p.span, "an extern needs a type or a default value");
+    s->span = join(s->span, p.default_value ? p.default_value->span : p.span);
+    s->params.push_back(std::move(p));
+    return s;
+  }
+
+  StmtPtr output_stmt(StmtPtr s) {
+    take();
+    s->kind = StmtKind::Output;
+    do {
+      const Token& n = expect(Tok::Ident, "a binding name");
+      s->names.emplace_back(n.text, n.span);
+      s->span = join(s->span, n.span);
+    } while (accept(Tok::Comma));
+    return s;
+  }
+
+  StmtPtr destructure(StmtPtr s) {
+    take();
+    s->kind = StmtKind::Destructure;
+    do {
+      const Token& n = expect(Tok::Ident, "a name");
+      s->names.emplace_back(n.text, n.span);
+    } while (accept(Tok::Comma));
+    expect(Tok::RParen, "')'");
+    expect(Tok::Define, "':='");
+    s->value = expression();
+    s->span = join(s->span, s->value->span);
+    return s;
+  }
+
+  StmtPtr binding(StmtPtr s) {
+    s->kind = StmtKind::Binding;
+    while (at(Tok::KwConst) || at(Tok::KwShared) || at(Tok::KwVolatile)) {
+      const Token& m = take();
+      bool& flag = m.kind == Tok::KwConst ? s->is_const : m.kind == Tok::KwShared ? s->is_shared : s->is_volatile;
+      if (flag) fail(m.span, "'" + m.text + "' is given twice");
+      flag = true;
+    }
+    if (s->is_const && s->is_volatile)
+      fail(s->span, "a binding cannot be both const and volatile", DiagKind::ConstVolatile);
+    const Token& n = expect(Tok::Ident, "a binding name");
+    s->name = n.text;
+    s->name_span = n.span;
+    if (accept(Tok::Colon)) s->type = type_ref();
+    if (at(Tok::Assign) && !s->is_const && !s->is_shared && !s->is_volatile && !s->type)
+      fail(peek().span, "'=' assigns a loop variable; a binding is written 'name := value'");
+    expect(Tok::Define, "':='");
+    s->value = expression();
+    s->span = join(s->span, s->value->span);
+    return s;
+  }
+
+  StmtPtr module_def(StmtPtr s) {
+    s->kind = StmtKind::ModuleDef;
+    const Token& n = take();
+    s->name = n.text;
+    s->name_span = n.span;
+    expect(Tok::LParen, "'('");
+    if (!at(Tok::RParen)) {
+      do {
+        Param p = typed_param(true);
+        if (accept(Tok::Assign)) p.default_value = expression();
+        s->params.push_back(std::move(p));
+      } while (accept(Tok::Comma));
+    }
+    expect(Tok::RParen, "')'");
+    expect(Tok::Arrow, "'->' and the results");
+    expect(Tok::LParen, "'(' before the results");
+    do {
+      s->outputs.push_back(typed_param(true));
+    } while (accept(Tok::Comma));
+    expect(Tok::RParen, "')'");
+    expect(Tok::Define, "':='");
+    expect(Tok::LBrace, "'{'");
+    s->body = statements(Tok::RBrace);
+    s->span = join(s->span, expect(Tok::RBrace, "'}'").span);
+    return s;
+  }
+
+  // Inside a loop body: `name = value` assigns a loop variable, `name := value` binds a local.
+  std::vector<StmtPtr> loop_body() {
+    std::vector<StmtPtr> out;
+    while (true) {
+      skip_newlines();
+      if (at(Tok::RBrace) || at(Tok::End)) break;
+      if (at(Tok::Ident) && peek(1).kind == Tok::Assign) {
+        auto s = std::make_unique<Stmt>();
+        const Token& n = take();
+        s->kind = StmtKind::Assign;
+        s->name = n.text;
+        s->name_span = n.span;
+        take();
+        s->value = expression();
+        s->span = join(n.span, s->value->span);
+        out.push_back(std::move(s));
+      } else if (at(Tok::LParen) || at(Tok::Ident) || at(Tok::KwVolatile)) {
+        auto s = std::make_unique<Stmt>();
+        s->span = peek().span;
+        out.push_back(at(Tok::LParen) ? destructure(std::move(s)) : binding(std::move(s)));
+      } else {
+        fail(peek().span, "expected 'name = value' or 'name := value' in a loop body, found " + describe(peek()));
+      }
+      if (!at(Tok::Newline) && !at(Tok::Semicolon) && !at(Tok::RBrace))
+        fail(peek().span, "expected the end of the statement, found " + describe(peek()));
+    }
+    return out;
+  }
+
+  // ---- expressions ----
+  ExprPtr node(ExprKind k, Span s) {
+    auto e = std::make_unique<Expr>();
+    e->kind = k;
+    e->span = s;
+    return e;
+  }
+
+  // Every composite node checks its depth, so later recursive walks stay bounded.
+  void set_depth(Expr& e, int child_depth) {
+    e.depth = child_depth + 1;
+    if (e.depth > kMaxExprDepth)
+      fail(e.span, "the expression nests more than " + std::to_string(kMaxExprDepth) + " levels deep; split it into bindings",
+           DiagKind::NestingTooDeep);
+  }
+
+  struct Nesting {  // bounds the parser's own recursion
+    explicit Nesting(Parser& p) : p_(p) {
+      if (p_.nesting_ >= kMaxExprDepth)
+        p_.fail(p_.peek().span, "the expression nests more than " + std::to_string(kMaxExprDepth) + " levels deep",
+                DiagKind::NestingTooDeep);
+      ++p_.nesting_;
+    }
+    ~Nesting() { --p_.nesting_; }
+    Parser& p_;
+  };
+
+  ExprPtr expression(int min_prec = 1) {
+    Nesting guard(*this);
+    ExprPtr lhs = postfix();
+    while (true) {
+      const Tok op = peek().kind;
+      const int p = precedence(op);
+      if (p == 0 || p < min_prec) return lhs;
+      take();
+      ExprPtr rhs = expression(op == Tok::StarStar ? p : p + 1);
+      auto e = node(ExprKind::Binary, join(lhs->span, rhs->span));
+      e->op = op;
+      const int d = std::max(lhs->depth, rhs->depth);
+      e->operands.push_back(std::move(lhs));
+      e->operands.push_back(std::move(rhs));
+      set_depth(*e, d);
+      lhs = std::move(e);
+    }
+  }
+
+  // prefix* primary ('as' TYPE)*: prefix binds tighter than `as`, so -1.5 as u64 is (-1.5) as u64.
+  ExprPtr postfix() {
+    ExprPtr e = prefix();
+    while (at(Tok::KwAs)) {
+      take();
+      TypeRef t = type_ref();
+      auto c = node(ExprKind::Cast, join(e->span, t.span));
+      c->target = std::move(t);
+      const int d = e->depth;
+      c->operands.push_back(std::move(e));
+      set_depth(*c, d);
+      e = std::move(c);
+    }
+    return e;
+  }
+
+  ExprPtr prefix() {
+    Nesting guard(*this);
+    if (at(Tok::Minus) && (peek(1).kind == Tok::Int || peek(1).kind == Tok::Float)) {
+      const Token& minus = take();
+      ExprPtr lit = primary();  // a negative literal
+      lit->span = join(minus.span, lit->span);
+      lit->int_value = -lit->int_value;
+      lit->float_value = -lit->float_value;
+      return lit;
+    }
+    if (at(Tok::Minus) || at(Tok::Bang)) {
+      const Token& op = take();
+      ExprPtr operand = prefix();
+      auto e = node(ExprKind::Unary, join(op.span, operand->span));
+      e->op = op.kind;
+      const int d = operand->depth;
+      e->operands.push_back(std::move(operand));
+      set_depth(*e, d);
+      return e;
+    }
+    return primary();
+  }
+
+  ExprPtr primary() {
+    const Token& t = peek();
+    switch (t.kind) {
+      case Tok::Int: {
+        take();
+        auto e = node(ExprKind::Int, t.span);
+        e->int_value = static_cast<__int128>(t.int_value);
+        return e;
+      }
+      case Tok::Float: {
+        take();
+        auto e = node(ExprKind::Float, t.span);
+        e->float_value = t.float_value;
+        e->name = t.text;  // the digits, so f32 literals round once from the decimal
+        return e;
+      }
+      case Tok::KwTrue: case Tok::KwFalse: {
+        take();
+        auto e = node(ExprKind::Bool, t.span);
+        e->bool_value = t.kind == Tok::KwTrue;
+        return e;
+      }
+      case Tok::String: return string_literal();
+      case Tok::LParen: {
+        take();
+        skip_newlines();
+        ExprPtr e = expression();
+        if (at(Tok::Comma)) fail(peek().span, "a tuple can only be yielded by a loop; destructure calls with (a, b) := f(...)");
+        expect(Tok::RParen, "')'");
+        return e;
+      }
+      case Tok::KwIf: return if_expr();
+      case Tok::KwLoop: return loop_expr();
+      case Tok::Ident: {
+        take();
+        if (at(Tok::LParen)) return call(t);
+        auto e = node(ExprKind::Name, t.span);
+        e->name = t.text;
+        e->name_span = t.span;
+        return e;
+      }
+      default:
+        fail(t.span, "expected an expression, found " + describe(t));
+    }
+  }
+
+  ExprPtr string_literal() {
+    const Token& t = take();
+    auto e = node(ExprKind::Str, t.span);
+    e->parts = t.parts;
+    int d = 0;
+    for (const StringPart& p : e->parts) {
+      if (!p.is_expr) continue;
+      const size_t before = diags_.error_count();
+      // Each interpolation level re-lexes its text: charge it heavily so at most ~16 nest.
+      constexpr int kInterpolationCost = kMaxExprDepth / 16;
+      if (nesting_ + kInterpolationCost >= kMaxExprDepth)
+        fail(p.span, "string interpolations nest too deeply", DiagKind::NestingTooDeep);
+      ExprPtr inner = Parser(sources_, file_, diags_, lex(sources_, file_, diags_, p.span.start, p.span.end),
+                             nesting_ + kInterpolationCost)
+                          .lone_expression();
+      if (!inner) {
+        if (diags_.error_count() == before) fail(p.span, "expected an expression inside { }");
+        throw Abandon{};
+      }
+      d = std::max(d, inner->depth);
+      e->interpolated.push_back(std::move(inner));
+    }
+    set_depth(*e, d);
+    return e;
+  }
+
+  ExprPtr if_expr() {
+    const Token& kw = take();
+    expect(Tok::LParen, "'(' after if");
+    auto e = node(ExprKind::If, kw.span);
+    int d = 0;
+    for (int i = 0; i < 3; ++i) {
+      if (i > 0) expect(Tok::Comma, "',' (if takes a condition and two values)");
+      e->operands.push_back(expression());
+      d = std::max(d, e->operands.back()->depth);
+    }
+    e->span = join(kw.span, expect(Tok::RParen, "')' (if takes a condition and two values)").span);
+    set_depth(*e, d);
+    return e;
+  }
+
+  ExprPtr call(const Token& callee) {
+    take();  // (
+    auto e = node(ExprKind::Call, callee.span);
+    e->name = callee.text;
+    e->name_span = callee.span;
+    int d = 0;
+    bool named_seen = false;
+    if (!at(Tok::RParen)) {
+      do {
+        Arg a;
+        if (at(Tok::Ident) && peek(1).kind == Tok::Colon) {
+          const Token& n = take();
+          take();
+          a.name = n.text;
+          a.name_span = n.span;
+          named_seen = true;
+        } else if (named_seen) {
+          fail(peek().span, "positional arguments come before named ones");
+        }
+        a.value = expression();
+        d = std::max(d, a.value->depth);
+        e->args.push_back(std::move(a));
+      } while (accept(Tok::Comma));
+    }
+    e->span = join(callee.span, expect(Tok::RParen, "')'").span);
+    set_depth(*e, d);
+    return e;
+  }
+
+  ExprPtr loop_expr() {
+    const Token& kw = take();
+    auto e = node(ExprKind::Loop, kw.span);
+    expect(Tok::LParen, "'(' and the loop variables");
+    int d = 0;
+    do {
+      LoopVar v;
+      const Token& n = expect(Tok::Ident, "a loop variable");
+      v.name = n.text;
+      v.span = n.span;
+      if (accept(Tok::Colon)) v.type = type_ref();
+      expect(Tok::Assign, "'=' and the initial value");
+      v.init = expression();
+      d = std::max(d, v.init->depth);
+      e->vars.push_back(std::move(v));
+    } while (accept(Tok::Comma));
+    expect(Tok::RParen, "')'");
+    expect(Tok::KwWhile, "'while' and the loop guard");
+    e->guard = expression();
+    d = std::max(d, e->guard->depth);
+    expect(Tok::LBrace, "'{' and the loop body");
+    e->body = loop_body();
+    for (const StmtPtr& s : e->body)
+      if (s->value) d = std::max(d, s->value->depth);
+    expect(Tok::RBrace, "'}'");
+    expect(Tok::KwYield, "'yield' and the loop's result");
+    if (at(Tok::LParen) && tuple_ahead()) {
+      const Token& open = take();
+      auto t = node(ExprKind::Tuple, open.span);
+      int td = 0;
+      do {
+        t->operands.push_back(expression());
+        td = std::max(td, t->operands.back()->depth);
+      } while (accept(Tok::Comma));
+      t->span = join(open.span, expect(Tok::RParen, "')'").span);
+      set_depth(*t, td);
+      e->yield = std::move(t);
+    } else {
+      e->yield = expression();
+    }
+    d = std::max(d, e->yield->depth);
+    e->span = join(kw.span, e->yield->span);
+    set_depth(*e, d);
+    return e;
+  }
+
+  // Whether the '(' ahead opens a tuple: a ',' at its top level before its ')'.
+  bool tuple_ahead() const {
+    int depth = 0;
+    for (size_t i = pos_; i < toks_.size(); ++i) {
+      const Tok k = toks_[i].kind;
+      if (k == Tok::LParen || k == Tok::LBracket || k == Tok::LBrace) ++depth;
+      if (k == Tok::RParen || k == Tok::RBracket || k == Tok::RBrace) {
+        if (--depth == 0) return false;
+      }
+      if (k == Tok::Comma && depth == 1) return true;
+      if (k == Tok::End) return false;
+    }
+    return false;
+  }
+
+  static constexpr size_t kMaxErrors = 50;
+
+  const SourceMap& sources_;
+  uint32_t file_;
+  Diagnostics& diags_;
+  std::vector<Token> toks_;
+  std::vector<DocComment> docs_;
+  size_t pos_ = 0;
+  size_t next_doc_ = 0;
+  int nesting_ = 0;
+};
+
+}  // namespace
+
+FileAst parse_file(const SourceMap& sources, uint32_t file, Diagnostics& diags) {
+  return Parser(sources, file, diags, lex(sources, file, diags)).file();
+}
+
+ExprPtr parse_expression(const SourceMap& sources, uint32_t file, Diagnostics& diags, uint32_t start, uint32_t end) {
+  return Parser(sources, file, diags, lex(sources, file, diags, start, end)).lone_expression();
+}
+
+}  // namespace polydat::frontend

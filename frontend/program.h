@@ -1,0 +1,92 @@
+// A compilation: the files read, their syntax trees, and the units (the root
+// kernel, file modules, module definitions) in the order callees come first.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "frontend/ast.h"
+#include "frontend/builtins.h"
+#include "frontend/diagnostics.h"
+#include "ir/value.h"
+
+namespace polydat::frontend {
+
+struct CompileOptions {
+  std::vector<std::string> lib_paths;  // -L folders, searched after the calling file's folder
+  bool bundled_stdlib = true;          // then the standard library built into the binary
+};
+
+// An input, extern, parameter or result of a unit.
+struct Port {
+  std::string name;
+  Span span;
+  ir::Ty ty;
+  bool is_extern = false;             // an effectively-const input
+  bool is_shared = false;             // a shared cell (results)
+  const Expr* default_value = nullptr;  // externs and module parameters
+  std::optional<ir::Value> default_constant;  // its value, for the root's externs
+};
+
+struct Callee {
+  std::optional<Builtin> builtin;
+  size_t unit = 0;  // when not a builtin
+};
+
+struct Unit {
+  bool is_def = false;       // a module definition inside a file (else a whole file)
+  std::string name;          // how callers name it
+  std::string ir_name;       // its IR function's name (unique)
+  uint32_t file = 0;
+  std::string folder;        // where its calls are resolved first
+  FileAst* ast = nullptr;    // the file (for definitions: the file holding it)
+  Stmt* def = nullptr;       // definitions only
+  std::map<std::string, Callee> callees;  // every name it calls, resolved
+  std::vector<size_t> deps;               // units it calls
+
+  // The signature, filled in by the checker.
+  std::vector<Port> params;   // inputs and externs (file units) or parameters, in order
+  std::vector<Port> outputs;  // results, in declaration order
+  bool inputs_inferred = false;
+  std::vector<Stmt*> ordered;  // bindings in dependency order (the checker's)
+  bool checked_ok = false;
+
+  // The statements of its body (a file's, without its module definitions).
+  std::vector<Stmt*> statements() const;
+};
+
+class Program {
+ public:
+  explicit Program(CompileOptions options) : options(std::move(options)) {}
+
+  // Reads and parses the root kernel and every module it reaches.
+  bool load_root_file(const std::string& path);
+  bool load_root_source(const std::string& name, std::string text);
+
+  CompileOptions options;
+  SourceMap sources;
+  Diagnostics diags;
+  std::vector<std::unique_ptr<FileAst>> asts;
+  std::vector<Unit> units;   // units[0] is the root kernel
+  std::vector<size_t> order;  // callees before callers
+
+ private:
+  bool discover(uint32_t root_file, const std::string& folder, const std::string& name);
+  void discover_unit(size_t u);
+  std::optional<size_t> resolve_module(const std::string& name, const std::string& folder, Span at);
+  size_t add_file_unit(uint32_t file, const std::string& folder, const std::string& name);
+  void order_units();
+  std::string unique_ir_name(const std::string& base);
+
+  std::map<std::string, size_t> file_units_;  // resolved path -> unit
+  std::map<std::string, int> ir_names_;
+};
+
+// The standard library compiled into the binary: module name -> source text.
+std::optional<std::string_view> bundled_module(std::string_view name);
+std::vector<std::string> bundled_module_names();
+
+}  // namespace polydat::frontend

@@ -1,0 +1,56 @@
+#include <doctest/doctest.h>
+#include <xxhash.h>
+
+#include "frontend/compile.h"
+#include "ir/interp.h"
+#include "ir/validate.h"
+
+using namespace polydat;
+
+namespace {
+frontend::CompileResult compile(const std::string& text) {
+  auto r = frontend::compile_source("test.gk", text);
+  INFO(r.render_diagnostics());
+  return r;
+}
+
+// Evaluates the kernel's entry on one input struct of u64 fields.
+ir::Value run(const frontend::CompileResult& r, std::vector<ir::Value> fields) {
+  const ir::CategoryIr& g = *r.ir;
+  const ir::Ty in = g.object(g.func(g.entry()).input).ty;
+  const ir::Value arg = in.is_unit() ? ir::Value() : ir::Value::structure(in, std::move(fields));
+  auto v = ir::evaluate(g, g.entry(), arg);
+  REQUIRE_MESSAGE(v.ok(), (v.ok() ? "" : v.error().message));
+  return *v;
+}
+ir::Value u64(uint64_t v) { return ir::Value::integer(ir::TyKind::U64, v); }
+}  // namespace
+
+TEST_CASE("a first kernel compiles, validates and evaluates") {
+  auto r = compile("input cycle: u64\nid := mod(hash(cycle), 1000)\n");
+  REQUIRE_MESSAGE(r.ok(), r.render_diagnostics());
+  CHECK(ir::validate(*r.ir).empty());
+  for (uint64_t c : {0ull, 1ull, 42ull, 12345ull}) {
+    const ir::Value out = run(r, {u64(c)});
+    CHECK(out.elems()[0].as_u64() == XXH3_64bits(&c, 8) % 1000);
+  }
+}
+
+TEST_CASE("sum_to_n with a loop") {
+  auto r = compile(
+      "input n: u64\n"
+      "total := loop (i = 1, acc = 0) while i <= n { acc = acc + i; i = i + 1 } yield acc\n");
+  REQUIRE_MESSAGE(r.ok(), r.render_diagnostics());
+  CHECK(run(r, {u64(10)}).elems()[0].as_u64() == 55);
+  CHECK(run(r, {u64(0)}).elems()[0].as_u64() == 0);
+}
+
+TEST_CASE("diagnostics render with file, line, column and caret") {
+  auto r = compile("input x: u64\ny := x + z\n");
+  REQUIRE_FALSE(r.ok());
+  const std::string text = r.render_diagnostics();
+  CHECK(text.find("test.gk:2:10: error: unknown name 'z'") != std::string::npos);
+  CHECK(text.find("[unknown-name]") != std::string::npos);
+  CHECK(text.find("  y := x + z\n") != std::string::npos);
+  CHECK(text.find("           ^\n") != std::string::npos);
+}
