@@ -22,7 +22,7 @@ test-slow: build
 	@./tools/run_tests.sh $(BUILD) --slow
 
 run: build
-	@$(BUILD)/cli/polydat example
+	@$(BUILD)/cli/polydat eval examples/ids.gk --cycles 10
 
 bench: build
 	@$(BUILD)/tests/bench/polydat-bench

@@ -1,38 +1,55 @@
 // The `polydat` command.
 #include <CLI/CLI.hpp>
-#include <cstdio>
 #include <fmt/core.h>
 
-#include "cli/example_kernel.h"
-#include "ir/interp.h"
+#include "cli/commands.h"
 
 namespace {
-int run_example(uint64_t count, uint64_t modulus) {
-  using namespace polydat;
-  const ir::CategoryIr kernel = cli::build_example_kernel(modulus);
-  ir::Interpreter interp(kernel);
-  const ir::Ty in = kernel.object(kernel.func(kernel.entry()).input).ty;
-  fmt::print("kernel: id := mod(hash(cycle), {})  (interpreter)\n", modulus);
-  for (uint64_t c = 0; c < count; ++c) {
-    auto r = interp.run(ir::Value::structure(in, {ir::Value::integer(ir::TyKind::U64, c)}));
-    if (!r) {
-      fmt::print(stderr, "error: {}\n", r.error().message);
-      return 1;
-    }
-    fmt::print("cycle {:>3}  {}\n", c, ir::render(*r));
-  }
-  return 0;
-}
+constexpr const char* kVersion = "polydat 0.1.0";
 }  // namespace
 
 int main(int argc, char** argv) {
+  using namespace polydat::cli;
   CLI::App app{"polydat: synthesis flow and simulator for Polydat generator kernels"};
+  app.set_version_flag("--version", kVersion);
   app.require_subcommand(1);
-  uint64_t count = 10, modulus = 1000;
-  CLI::App* example = app.add_subcommand("example", "evaluate the bundled example kernel on the interpreter");
-  example->add_option("-n,--cycles", count, "how many cycles to evaluate")->capture_default_str();
-  example->add_option("--modulus", modulus, "the modulus of the example kernel")->capture_default_str();
-  CLI11_PARSE(app, argc, argv);
-  if (example->parsed()) return run_example(count, modulus);
-  return 0;
+
+  CheckArgs check;
+  CLI::App* check_cmd = app.add_subcommand("check", "check kernels and print their signatures");
+  check_cmd->add_option("files", check.files, "kernel files (.gk)")->required();
+  check_cmd->add_option("-L", check.lib_paths, "a folder to search for modules (repeatable)");
+
+  EvalArgs eval;
+  CLI::App* eval_cmd = app.add_subcommand("eval", "evaluate a kernel on the interpreter");
+  eval_cmd->add_option("file", eval.file, "the kernel (.gk)")->required();
+  eval_cmd->add_option("--cycles", eval.cycles, "N (0..N) or A..B (half-open) for the first input")->capture_default_str();
+  eval_cmd->add_option("--set", eval.sets, "NAME=VALUE for another input or an extern (repeatable)");
+  eval_cmd->add_option("--format", eval.format, "table, csv or json")->capture_default_str()
+      ->check(CLI::IsMember({"table", "csv", "json"}));
+  eval_cmd->add_option("-L", eval.lib_paths, "a folder to search for modules (repeatable)");
+
+  IrArgs ir;
+  CLI::App* ir_cmd = app.add_subcommand("ir", "print a kernel's IR");
+  ir_cmd->add_option("file", ir.file, "the kernel (.gk)")->required();
+  ir_cmd->add_option("--format", ir.format, "text, mermaid or dot")->capture_default_str()
+      ->check(CLI::IsMember({"text", "mermaid", "dot"}));
+  ir_cmd->add_flag("--no-opt", ir.no_opt, "show the IR as lowered, before the optimisation passes");
+  ir_cmd->add_option("-L", ir.lib_paths, "a folder to search for modules (repeatable)");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return kUsageError;
+  }
+  if (check_cmd->parsed()) return check_command(check);
+  if (eval_cmd->parsed()) return eval_command(eval);
+  if (ir_cmd->parsed()) return ir_command(ir);
+  return kUsageError;
 }

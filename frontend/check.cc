@@ -773,7 +773,7 @@ class UnitChecker {
           coerce(arg(i), tr, Ty::u64(), true, "a radix");
           digits.push_back(Ty::u64());
         }
-        if (digits.size() == 1) return Typed{ETy::of(Ty::u64()), t.dynamic};
+        if (digits.size() + 1 != e.args.size() || digits.size() == 1) return Typed{ETy::of(Ty::u64()), t.dynamic};
         return Typed{ETy::of(Ty::tuple(std::move(digits))), t.dynamic};
       }
     }

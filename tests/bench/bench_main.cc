@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "cli/example_kernel.h"
+#include "../ir/example_kernel.h"
 #include "ir/builder.h"
 #include "ir/interp.h"
 #include "ir/mermaid.h"

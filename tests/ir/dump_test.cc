@@ -15,7 +15,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "cli/example_kernel.h"
+#include "example_kernel.h"
 #include "ir/builder.h"
 #include "ir/dot.h"
 #include "ir/mermaid.h"

@@ -1,7 +1,7 @@
 #include <doctest/doctest.h>
 #include <xxhash.h>
 
-#include "cli/example_kernel.h"
+#include "example_kernel.h"
 #include "ir/interp.h"
 #include "shapes.h"
 

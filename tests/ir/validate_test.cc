@@ -5,7 +5,7 @@
 #include <functional>
 #include <string>
 
-#include "cli/example_kernel.h"
+#include "example_kernel.h"
 #include "graph_surgery.h"
 #include "ir/validate.h"
 #include "shapes.h"

@@ -1,4 +1,4 @@
-#include "cli/example_kernel.h"
+#include "example_kernel.h"
 
 #include <stdexcept>
 

@@ -1,0 +1,37 @@
+// The subcommands of `polydat`. Each returns the process exit code:
+// 0 success, 1 a user error (the kernel or the values are wrong).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace polydat::cli {
+
+inline constexpr int kOk = 0;
+inline constexpr int kUserError = 1;
+inline constexpr int kUsageError = 2;
+
+struct CheckArgs {
+  std::vector<std::string> files;
+  std::vector<std::string> lib_paths;
+};
+int check_command(const CheckArgs& args);
+
+struct EvalArgs {
+  std::string file;
+  std::string cycles = "10";          // N, or A..B (half-open)
+  std::vector<std::string> sets;      // NAME=VALUE
+  std::string format = "table";       // table | csv | json
+  std::vector<std::string> lib_paths;
+};
+int eval_command(const EvalArgs& args);
+
+struct IrArgs {
+  std::string file;
+  std::string format = "text";  // text | mermaid | dot
+  bool no_opt = false;
+  std::vector<std::string> lib_paths;
+};
+int ir_command(const IrArgs& args);
+
+}  // namespace polydat::cli

@@ -1,0 +1,188 @@
+#include <fmt/core.h>
+
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/values.h"
+#include "frontend/compile.h"
+#include "ir/interp.h"
+
+namespace polydat::cli {
+
+namespace {
+using frontend::Port;
+
+void user_error(const std::string& message) { fmt::print(stderr, "error: {}\n", message); }
+
+// Every port's value for the evaluations: --set, else the extern's default.
+// The iterated input (index `iterated`) is left empty.
+std::optional<std::vector<ir::Value>> port_values(const frontend::Unit& k, const std::vector<std::string>& sets,
+                                                  std::optional<size_t> iterated) {
+  std::map<std::string, std::string> given;
+  for (const std::string& s : sets) {
+    const size_t eq = s.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      user_error("--set takes NAME=VALUE, not '" + s + "'");
+      return std::nullopt;
+    }
+    given[s.substr(0, eq)] = s.substr(eq + 1);
+  }
+  std::vector<ir::Value> values(k.params.size());
+  for (size_t i = 0; i < k.params.size(); ++i) {
+    const Port& p = k.params[i];
+    auto it = given.find(p.name);
+    if (iterated && i == *iterated) {
+      if (it != given.end()) {
+        user_error("'" + p.name + "' is the input --cycles iterates; it cannot be --set");
+        return std::nullopt;
+      }
+      continue;
+    }
+    if (it != given.end()) {
+      auto v = parse_value(it->second, p.ty);
+      if (!v) {
+        user_error("'" + it->second + "' is not a " + ir::ty_label(p.ty) + " value for '" + p.name + "'");
+        return std::nullopt;
+      }
+      values[i] = *v;
+      given.erase(it);
+    } else if (p.default_constant) {
+      values[i] = *p.default_constant;
+    } else {
+      user_error("'" + p.name + "' has no value: give it with --set " + p.name + "=VALUE");
+      return std::nullopt;
+    }
+  }
+  if (!given.empty()) {
+    user_error("the kernel has no input or extern named '" + given.begin()->first + "'");
+    return std::nullopt;
+  }
+  return values;
+}
+
+struct Table {
+  std::vector<std::string> header;
+  std::vector<std::vector<ir::Value>> rows;
+};
+
+void print_table(const Table& t) {
+  std::vector<size_t> width(t.header.size());
+  std::vector<std::vector<std::string>> cells;
+  for (size_t c = 0; c < t.header.size(); ++c) width[c] = t.header[c].size();
+  for (const auto& row : t.rows) {
+    cells.emplace_back();
+    for (size_t c = 0; c < row.size(); ++c) {
+      cells.back().push_back(ir::render(row[c]));
+      width[c] = std::max(width[c], cells.back().back().size());
+    }
+  }
+  auto line = [&](const std::vector<std::string>& fields) {
+    std::string out;
+    for (size_t c = 0; c < fields.size(); ++c) {
+      out += fields[c];
+      if (c + 1 < fields.size()) out += std::string(width[c] - fields[c].size() + 2, ' ');
+    }
+    fmt::print("{}\n", out);
+  };
+  line(t.header);
+  for (const auto& row : cells) line(row);
+}
+
+void print_csv(const Table& t) {
+  std::string head;
+  for (size_t c = 0; c < t.header.size(); ++c) head += (c ? "," : "") + t.header[c];
+  fmt::print("{}\n", head);
+  for (const auto& row : t.rows) {
+    std::string out;
+    for (size_t c = 0; c < row.size(); ++c) out += (c ? "," : "") + csv_field(row[c]);
+    fmt::print("{}\n", out);
+  }
+}
+
+nlohmann::ordered_json json_value(const ir::Value& v) {
+  const ir::Ty& t = v.ty();
+  if (t.is_bool()) return v.as_bool();
+  if (t.is_signed_int()) return v.as_i64();
+  if (t.is_int()) return v.as_u64();
+  if (t.is_float()) {
+    const double d = t.kind() == ir::TyKind::F32 ? std::stod(ir::render(v)) : v.as_f64();
+    return std::isfinite(d) ? nlohmann::ordered_json(d) : nlohmann::ordered_json(nullptr);  // JSON has no NaN
+  }
+  return ir::render(v);
+}
+
+void print_json(const Table& t) {
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (const auto& row : t.rows) {
+    nlohmann::ordered_json obj = nlohmann::ordered_json::object();
+    for (size_t c = 0; c < row.size(); ++c) obj[t.header[c]] = json_value(row[c]);
+    rows.push_back(std::move(obj));
+  }
+  fmt::print("{}\n", rows.dump(2));
+}
+}  // namespace
+
+int eval_command(const EvalArgs& args) {
+  if (args.format != "table" && args.format != "csv" && args.format != "json") {
+    user_error("--format is table, csv or json");
+    return kUsageError;
+  }
+  auto range = parse_cycles(args.cycles);
+  if (!range) {
+    user_error("--cycles takes N or A..B (half-open, A <= B), not '" + args.cycles + "'");
+    return kUsageError;
+  }
+  frontend::CompileOptions options;
+  options.lib_paths = args.lib_paths;
+  const frontend::CompileResult r = frontend::compile_file(args.file, options);
+  fmt::print(stderr, "{}", r.render_diagnostics());
+  if (!r.ok()) return kUserError;
+  const frontend::Unit& k = r.kernel();
+  std::optional<size_t> iterated;
+  for (size_t i = 0; i < k.params.size() && !iterated; ++i)
+    if (!k.params[i].is_extern) iterated = i;
+  auto values = port_values(k, args.sets, iterated);
+  if (!values) return kUserError;
+
+  const ir::CategoryIr& g = *r.ir;
+  const ir::Ty in_ty = g.object(g.func(g.entry()).input).ty;
+  ir::Interpreter interp(g);
+  Table table;
+  if (iterated) table.header.push_back(k.params[*iterated].name);
+  for (const Port& o : k.outputs) table.header.push_back(o.name);
+  const uint64_t count = iterated ? range->end - range->begin : 1;
+  for (uint64_t n = 0; n < count; ++n) {
+    const uint64_t cycle = range->begin + n;
+    std::vector<ir::Value> fields = *values;
+    if (iterated) {
+      const ir::Ty& t = k.params[*iterated].ty;
+      auto v = parse_value(std::to_string(cycle), t);
+      if (!v) {
+        user_error("cycle " + std::to_string(cycle) + " does not fit '" + k.params[*iterated].name + "' (" + ir::ty_label(t) + ")");
+        return kUserError;
+      }
+      fields[*iterated] = *v;
+    }
+    auto out = interp.run(in_ty.is_unit() ? ir::Value() : ir::Value::structure(in_ty, std::move(fields)));
+    if (!out) {
+      const ir::SourceLoc& at = out.error().loc;
+      const std::string where = at.line ? r.program->sources.file(at.file).path + ":" + std::to_string(at.line) + ":" +
+                                              std::to_string(at.col) + ": "
+                                        : "";
+      fmt::print(stderr, "{}error: {} (at cycle {}) [{}]\n", where, out.error().message, cycle,
+                 ir::interp_error_name(out.error().kind));
+      return kUserError;
+    }
+    std::vector<ir::Value> row;
+    if (iterated) row.push_back(ir::Value::integer(ir::TyKind::U64, cycle));
+    for (const ir::Value& v : out->elems()) row.push_back(v);
+    table.rows.push_back(std::move(row));
+  }
+  if (args.format == "csv") print_csv(table);
+  else if (args.format == "json") print_json(table);
+  else print_table(table);
+  return kOk;
+}
+
+}  // namespace polydat::cli
