@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <set>
+#include <tuple>
 
 #include "frontend/typing_rules.h"
 
@@ -510,6 +511,15 @@ class UnitChecker {
 
   // Both operands to their common type; returns it (or nullopt after an error).
   std::optional<Ty> unify_operands(ExprPtr& a, const Typed& ta, ExprPtr& b, const Typed& tb, Span at) {
+    // A literal that does not fit the other operand's type is reported at the literal.
+    for (auto [lit, other, where] : {std::tuple(&ta, &tb, a->span), std::tuple(&tb, &ta, b->span)}) {
+      if (lit->t.lit == ETy::Lit::Int && !other->t.is_literal() && other->t.ty.is_int() &&
+          !fits(lit->t.int_value, other->t.ty)) {
+        error(DiagKind::LiteralOutOfRange, where,
+              "the literal " + int_text(lit->t.int_value) + " does not fit " + ir::ty_label(other->t.ty));
+        return std::nullopt;
+      }
+    }
     Unified u = unify(ta.t, tb.t);
     if (!u.ty) {
       error(u.signed_unsigned ? DiagKind::SignedUnsignedMix : DiagKind::TypeMismatch, at, u.error);
