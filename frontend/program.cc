@@ -143,10 +143,15 @@ void Program::discover_unit(size_t ui) {
   }
 }
 
-// NAME.gk from the calling file's folder, then the -L folders, then the bundled library.
+// NAME.gk from the calling file's folder, then the -L folders, then the bundled
+// library. The bundled library calls only itself: a user's hash.gk never
+// replaces the hash inside hash_range.
 std::optional<size_t> Program::resolve_module(const std::string& name, const std::string& folder, Span at) {
-  std::vector<std::string> folders{folder};
-  folders.insert(folders.end(), options.lib_paths.begin(), options.lib_paths.end());
+  std::vector<std::string> folders;
+  if (folder != kBundledFolder) {
+    folders.push_back(folder);
+    folders.insert(folders.end(), options.lib_paths.begin(), options.lib_paths.end());
+  }
   for (const std::string& dir : folders) {
     const fs::path candidate = fs::path(dir) / (name + ".gk");
     std::error_code ec;
@@ -162,10 +167,10 @@ std::optional<size_t> Program::resolve_module(const std::string& name, const std
   }
   if (options.bundled_stdlib) {
     if (auto text = bundled_module(name)) {
-      const std::string key = "<stdlib>/" + name + ".gk";
+      const std::string key = std::string(kBundledFolder) + "/" + name + ".gk";
       if (auto it = file_units_.find(key); it != file_units_.end()) return it->second;
       const uint32_t f = sources.add(key, std::string(*text));
-      const size_t u = add_file_unit(f, "<stdlib>", name);
+      const size_t u = add_file_unit(f, kBundledFolder, name);
       file_units_[key] = u;
       return u;
     }

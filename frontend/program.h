@@ -85,6 +85,9 @@ class Program {
   std::map<std::string, int> ir_names_;
 };
 
+// The folder name the bundled library's files are shown under.
+inline constexpr const char* kBundledFolder = "<stdlib>";
+
 // The standard library compiled into the binary: module name -> source text.
 std::optional<std::string_view> bundled_module(std::string_view name);
 std::vector<std::string> bundled_module_names();
