@@ -274,7 +274,7 @@ class UnitChecker {
   // ---- statements ----
 
   void check_statement(Stmt& s) {
-    if (s.kind == StmtKind::Destructure) return check_destructure(s, nullptr);
+    if (s.kind == StmtKind::Destructure) return check_destructure(s, std::nullopt);
     Entry& e = scope_.at(s.name);
     Typed t = check(s.value);
     coerce(s.value, t, s.type ? *scalar_type(s.type->name) : t.t.ty, true, s.type ? "the annotated type" : "");
@@ -287,8 +287,9 @@ class UnitChecker {
       error(DiagKind::ConstDependsOnInput, s.value->span, "const '" + s.name + "' depends on an input");
   }
 
-  // `(a, b) := value` at the unit level (locals == nullptr) or in a loop body.
-  void check_destructure(Stmt& s, std::map<std::string, Local>* locals) {
+  // `(a, b) := value` at the unit level, or into loop-body scope `local_scope`
+  // (an index: checking the value may push scopes and move the vector).
+  void check_destructure(Stmt& s, std::optional<size_t> local_scope) {
     Typed t = check(s.value);
     const Ty& ty = s.value->ty;
     if (ty.kind() != TyKind::Tuple) {
@@ -302,8 +303,8 @@ class UnitChecker {
     }
     for (size_t i = 0; i < s.names.size(); ++i) {
       if (s.names[i].first == "_") continue;
-      if (locals) {
-        (*locals)[s.names[i].first] = Local{ty.component(i), t.dynamic, false, loop_depth_};
+      if (local_scope) {
+        locals_[*local_scope][s.names[i].first] = Local{ty.component(i), t.dynamic, false, loop_depth_};
         continue;
       }
       Entry& e = scope_.at(s.names[i].first);
@@ -815,8 +816,8 @@ class UnitChecker {
     if (!reads_loop_variable(*e.guard, vars))
       error(DiagKind::LoopGuardInvariant, e.guard->span,
             "the loop guard reads no loop variable, so the loop would run zero times or forever");
-    Typed y = check(e.yield);
-    if (e.yield->kind == ExprKind::Tuple) {
+    Typed y;
+    if (e.yield->kind == ExprKind::Tuple) {  // `yield (a, b)`: the one place a tuple is written
       std::vector<Ty> tys;
       for (ExprPtr& part : e.yield->operands) {
         Typed pt = check(part);
@@ -825,7 +826,10 @@ class UnitChecker {
         y.dynamic = y.dynamic || pt.dynamic;
       }
       e.yield->ty = Ty::tuple(std::move(tys));
+      e.yield->typed = true;
+      y.t = ETy::of(e.yield->ty);
     } else {
+      y = check(e.yield);
       coerce(e.yield, y, y.t.ty, false, "");
     }
     // The body, statement by statement, in a scope of its own.
@@ -863,7 +867,8 @@ class UnitChecker {
 
   // Checks one statement of a loop body; returns whether it reads an input.
   bool check_loop_statement(Stmt& s, int loop) {
-    auto& body = locals_.back();
+    // By index: checking a nested loop pushes scopes, which may move the vector.
+    const size_t body = locals_.size() - 1;
     if (s.kind == StmtKind::Assign) {
       Local* var = nullptr;
       for (auto it = locals_.rbegin(); it != locals_.rend() && !var; ++it)
@@ -881,7 +886,7 @@ class UnitChecker {
     if (s.kind == StmtKind::Destructure) {
       for (auto& [n, sp] : s.names)
         if (n != "_" && (scope_.count(n) || visible_local(n))) error(DiagKind::Redefinition, sp, "'" + n + "' is already defined");
-      check_destructure(s, &body);
+      check_destructure(s, body);
       return false;
     }
     if (s.is_const || s.is_shared)
@@ -895,7 +900,7 @@ class UnitChecker {
     coerce(s.value, t, ty, true, "the annotated type");
     if (s.value->ty.kind() == TyKind::Tuple)
       error(DiagKind::TupleMisuse, s.value->span, "this yields several values; destructure them with (a, b) := ...");
-    body[s.name] = Local{s.value->ty, t.dynamic, false, loop};
+    locals_[body][s.name] = Local{s.value->ty, t.dynamic, false, loop};
     return t.dynamic;
   }
 

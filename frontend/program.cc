@@ -78,16 +78,19 @@ bool Program::load_root_file(const std::string& path) {
   const uint32_t f = sources.add(path, std::move(*text));
   const fs::path p(path);
   file_units_[fs::weakly_canonical(p).string()] = units.size();
-  return discover(f, p.parent_path().string(), p.stem().string());
+  const std::string folder = p.parent_path().empty() ? "." : p.parent_path().string();
+  return discover(f, folder, p.stem().string());
 }
 
+// Text that comes from no file has no folder: its modules come from the -L
+// folders and the bundled library, never from the process's working directory.
 bool Program::load_root_source(const std::string& name, std::string text) {
   const uint32_t f = sources.add(name, std::move(text));
-  return discover(f, ".", fs::path(name).stem().string());
+  return discover(f, "", fs::path(name).stem().string());
 }
 
 bool Program::discover(uint32_t root_file, const std::string& folder, const std::string& name) {
-  add_file_unit(root_file, folder.empty() ? "." : folder, name);
+  add_file_unit(root_file, folder, name);
   for (size_t u = 0; u < units.size(); ++u) discover_unit(u);  // units grows as modules are found
   order_units();
   return !diags.has_errors();
@@ -149,7 +152,7 @@ void Program::discover_unit(size_t ui) {
 std::optional<size_t> Program::resolve_module(const std::string& name, const std::string& folder, Span at) {
   std::vector<std::string> folders;
   if (folder != kBundledFolder) {
-    folders.push_back(folder);
+    if (!folder.empty()) folders.push_back(folder);
     folders.insert(folders.end(), options.lib_paths.begin(), options.lib_paths.end());
   }
   for (const std::string& dir : folders) {

@@ -1,6 +1,7 @@
 #include "ir/loops.h"
 
 #include <deque>
+#include <map>
 #include <set>
 
 #include "ir/scc.h"
@@ -36,6 +37,12 @@ LoopNest loop_nest(const CategoryIr& ir, FuncId f) {
     std::vector<ObjectId> nodes;
     int parent;
   };
+  // Where each merge's exits lead: an inner loop's exits stay inside the cycle of
+  // the loop around it, the outer loop's leave it.
+  std::map<ObjectId, std::vector<ObjectId>> exit_targets;
+  for (MorphismId m : ir.func(f).morphisms)
+    if (ir.morphism(m).op.kind == OpKind::LoopExit)
+      for (ObjectId owner : exit_owners(ir, m)) exit_targets[owner].push_back(ir.morphism(m).target);
   std::deque<Work> work;
   work.push_back({ir.objects_of(f), -1});
   while (!work.empty()) {
@@ -54,6 +61,15 @@ LoopNest loop_nest(const CategoryIr& ir, FuncId f) {
         merges.push_back(o);
         auto src = enter_source(ir, o);
         if (src && !std::binary_search(comp.begin(), comp.end(), *src)) headers.push_back(o);
+      }
+      // Several merges entered from outside (an inner loop whose initial state
+      // does not read the outer one): the header is the one whose exits leave.
+      if (headers.size() > 1) {
+        std::erase_if(headers, [&](ObjectId h) {
+          const auto& targets = exit_targets[h];
+          return std::any_of(targets.begin(), targets.end(),
+                             [&](ObjectId t) { return std::binary_search(comp.begin(), comp.end(), t); });
+        });
       }
       if (headers.size() != 1) {
         nest.irreducible.push_back(merges.empty() ? comp.front() : merges.front());

@@ -30,9 +30,10 @@ struct LoopNest {
   const Loop* loop_of(ObjectId merge) const;
 };
 
-// Peels strongly connected components: the one merge of a component whose
-// initial value comes from outside is its header; removing the header's back
-// edges exposes the loops nested inside. Iterative.
+// Peels strongly connected components: the merge of a component whose initial
+// value comes from outside is its header (when several do, the one whose exits
+// leave the component: inner loops exit into the loop around them); removing
+// the header's back edges exposes the loops nested inside. Iterative.
 LoopNest loop_nest(const CategoryIr& ir, FuncId f);
 
 // A non-trivial strongly connected component over all edges, with its merges.

@@ -653,6 +653,18 @@ class Validator {
     return false;
   }
 
+  // Whether some loop exit guarded like `merge` lands inside `comp`.
+  bool exits_into(ObjectId merge, const std::vector<ObjectId>& comp) const {
+    for (uint32_t i = 0; i < ir_.morphisms().size(); ++i) {
+      if (!sound_[i] || mor(MorphismId(i)).op.kind != OpKind::LoopExit) continue;
+      const std::vector<ObjectId> owners = guard_owners(MorphismId(i));
+      if (std::find(owners.begin(), owners.end(), merge) != owners.end() &&
+          std::binary_search(comp.begin(), comp.end(), mor(MorphismId(i)).target))
+        return true;
+    }
+    return false;
+  }
+
   // Peels SCCs: the one merge of a component entered from outside is its
   // header; dropping its back edges exposes the loops nested inside.
   LoopForest peel_loops(FuncId f) {
@@ -674,6 +686,10 @@ class Validator {
           merges.push_back(o);
           if (enters_from_outside(o, comp)) headers.push_back(o);
         }
+        // Several entered from outside: an inner loop whose initial state does not
+        // read the outer one. The outer loop is the one whose exits leave the cycle.
+        if (headers.size() > 1)
+          std::erase_if(headers, [&](ObjectId h) { return exits_into(h, comp); });
         // A sub-component as large as its parent: the header's back edges did not break the cycle.
         const bool stuck = w.parent >= 0 && comp.size() == w.nodes.size();
         if (headers.size() != 1 || stuck) {
