@@ -360,3 +360,45 @@ TEST_CASE("loop_nest terminates on cycles that are not loops") {
   GraphSurgery::add_edge(h, last.source, h.morphism(fd.morphisms.front()).source, Operation::simple(K::Neg));
   CHECK_FALSE(loop_nest(h, h.entry()).irreducible.empty());
 }
+
+TEST_CASE("nested loops whose inner state starts from constants: the outer merge is the header") {
+  // sum over i < n of (sum over j <= i of j * i): the inner loop reads i only in its body and guard.
+  IrBuilder b;
+  shapes::Lines lines;
+  FuncId f = must(b.declare("inner_reads_outer", Ty::u64(), Ty::u64(), lines.next()));
+  FnBuilder fb = must(b.build_fn(f));
+  auto k = [&](uint64_t v) { return must(fb.constant(shapes::u64(v), lines.next())); };
+  auto op = [&](K o, ObjectId l, ObjectId r) { return must(fb.binop(o, l, r, Dest::fresh(), lines.next())); };
+  const ObjectId zero = k(0), one = k(1);
+  const ObjectId outer_init = must(fb.pack(std::vector{zero, zero}, Dest::fresh(), lines.next()));
+  LoopHandle outer = must(fb.begin_loop(outer_init, lines.next(), "outer"));
+  const ObjectId m1 = fb.merge_of(outer);
+  const ObjectId i = must(fb.proj(m1, 0, Dest::fresh("i"), lines.next()));
+  const ObjectId acc = must(fb.proj(m1, 1, Dest::fresh("acc"), lines.next()));
+  const ObjectId c1 = op(K::Lt, i, fb.input());
+  const ObjectId inner_init = must(fb.pack(std::vector{zero, zero}, Dest::fresh(), lines.next()));
+  LoopHandle inner = must(fb.begin_loop(inner_init, lines.next(), "inner"));
+  const ObjectId m2 = fb.merge_of(inner);
+  const ObjectId j = must(fb.proj(m2, 0, Dest::fresh("j"), lines.next()));
+  const ObjectId s = must(fb.proj(m2, 1, Dest::fresh("s"), lines.next()));
+  const ObjectId c2 = op(K::Le, j, i);
+  const ObjectId s_next = op(K::Add, s, op(K::Mul, j, i));
+  must(fb.loop_back(inner, must(fb.pack(std::vector{op(K::Add, j, one), s_next}, Dest::fresh(), lines.next())), c2,
+                    lines.next()));
+  const ObjectId s_out = must(fb.loop_exit(inner, s, c2, Dest::fresh("s_out"), lines.next()));
+  must(fb.end_loop(inner));
+  must(fb.loop_back(outer, must(fb.pack(std::vector{op(K::Add, i, one), op(K::Add, acc, s_out)}, Dest::fresh(), lines.next())),
+                    c1, lines.next()));
+  must(fb.loop_exit(outer, acc, c1, Dest::ret(), lines.next()));
+  must(fb.end_loop(outer));
+  must(fb.finish());
+  const CategoryIr g = must(std::move(b).seal(f));
+  const LoopNest nest = loop_nest(g, f);
+  REQUIRE(nest.loops.size() == 2);
+  CHECK(nest.loops[0].merge == m1);
+  CHECK(nest.loops[1].merge == m2);
+  CHECK(nest.loops[1].parent == 0);
+  CHECK(loop_structure(g, f).size() == 1);
+  // n = 4: i * (0 + 1 + ... + i) for i < 4 = 0 + 1 + 6 + 18 = 25.
+  CHECK(evaluate(g, f, shapes::u64(4))->as_u64() == 25);
+}
