@@ -13,6 +13,8 @@ namespace polydat::cli {
 namespace {
 using frontend::Port;
 
+struct UsageError {};  // a malformed option: exit 2, like the parser's own errors
+
 void user_error(const std::string& message) { fmt::print(stderr, "error: {}\n", message); }
 
 // Every port's value for the evaluations: --set, else the extern's default.
@@ -24,7 +26,7 @@ std::optional<std::vector<ir::Value>> port_values(const frontend::Unit& k, const
     const size_t eq = s.find('=');
     if (eq == std::string::npos || eq == 0) {
       user_error("--set takes NAME=VALUE, not '" + s + "'");
-      return std::nullopt;
+      throw UsageError{};
     }
     given[s.substr(0, eq)] = s.substr(eq + 1);
   }
@@ -142,7 +144,12 @@ int eval_command(const EvalArgs& args) {
   std::optional<size_t> iterated;
   for (size_t i = 0; i < k.params.size() && !iterated; ++i)
     if (!k.params[i].is_extern) iterated = i;
-  auto values = port_values(k, args.sets, iterated);
+  std::optional<std::vector<ir::Value>> values;
+  try {
+    values = port_values(k, args.sets, iterated);
+  } catch (const UsageError&) {
+    return kUsageError;
+  }
   if (!values) return kUserError;
 
   const ir::CategoryIr& g = *r.ir;
@@ -167,11 +174,13 @@ int eval_command(const EvalArgs& args) {
     auto out = interp.run(in_ty.is_unit() ? ir::Value() : ir::Value::structure(in_ty, std::move(fields)));
     if (!out) {
       const ir::SourceLoc& at = out.error().loc;
-      const std::string where = at.line ? r.program->sources.file(at.file).path + ":" + std::to_string(at.line) + ":" +
-                                              std::to_string(at.col) + ": "
-                                        : "";
-      fmt::print(stderr, "{}error: {} (at cycle {}) [{}]\n", where, out.error().message, cycle,
-                 ir::interp_error_name(out.error().kind));
+      const std::string message = out.error().message + " (at cycle " + std::to_string(cycle) + ")";
+      const std::string kind(ir::interp_error_name(out.error().kind));
+      if (at.line && at.file < r.program->sources.size())
+        fmt::print(stderr, "{}", frontend::render_error_at(r.program->sources, frontend::Span{at.file, at.start, at.end},
+                                                           message, kind));
+      else
+        fmt::print(stderr, "error: {} [{}]\n", message, kind);
       return kUserError;
     }
     std::vector<ir::Value> row;

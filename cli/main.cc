@@ -12,21 +12,20 @@ int main(int argc, char** argv) {
   using namespace polydat::cli;
   CLI::App app{"polydat: synthesis flow and simulator for Polydat generator kernels"};
   app.set_version_flag("--version", kVersion);
-  app.require_subcommand(1);
 
   CheckArgs check;
   CLI::App* check_cmd = app.add_subcommand("check", "check kernels and print their signatures");
   check_cmd->add_option("files", check.files, "kernel files (.gk)")->required();
-  check_cmd->add_option("-L", check.lib_paths, "a folder to search for modules (repeatable)");
+  check_cmd->add_option("-L", check.lib_paths, "a folder to search for modules (repeatable)")->allow_extra_args(false);
 
   EvalArgs eval;
   CLI::App* eval_cmd = app.add_subcommand("eval", "evaluate a kernel on the interpreter");
   eval_cmd->add_option("file", eval.file, "the kernel (.gk)")->required();
   eval_cmd->add_option("--cycles", eval.cycles, "N (0..N) or A..B (half-open) for the first input")->capture_default_str();
-  eval_cmd->add_option("--set", eval.sets, "NAME=VALUE for another input or an extern (repeatable)");
+  eval_cmd->add_option("--set", eval.sets, "NAME=VALUE for another input or an extern (repeatable)")->allow_extra_args(false);
   eval_cmd->add_option("--format", eval.format, "table, csv or json")->capture_default_str()
       ->check(CLI::IsMember({"table", "csv", "json"}));
-  eval_cmd->add_option("-L", eval.lib_paths, "a folder to search for modules (repeatable)");
+  eval_cmd->add_option("-L", eval.lib_paths, "a folder to search for modules (repeatable)")->allow_extra_args(false);
 
   IrArgs ir;
   CLI::App* ir_cmd = app.add_subcommand("ir", "print a kernel's IR");
@@ -34,7 +33,7 @@ int main(int argc, char** argv) {
   ir_cmd->add_option("--format", ir.format, "text, mermaid or dot")->capture_default_str()
       ->check(CLI::IsMember({"text", "mermaid", "dot"}));
   ir_cmd->add_flag("--no-opt", ir.no_opt, "show the IR as lowered, before the optimisation passes");
-  ir_cmd->add_option("-L", ir.lib_paths, "a folder to search for modules (repeatable)");
+  ir_cmd->add_option("-L", ir.lib_paths, "a folder to search for modules (repeatable)")->allow_extra_args(false);
 
   try {
     app.parse(argc, argv);
@@ -51,5 +50,8 @@ int main(int argc, char** argv) {
   if (check_cmd->parsed()) return check_command(check);
   if (eval_cmd->parsed()) return eval_command(eval);
   if (ir_cmd->parsed()) return ir_command(ir);
+  // No subcommand: say so, with the list (checked here so that an unknown word is named first).
+  fmt::print(stderr, "{}\n", app.help());
+  fmt::print(stderr, "error: a subcommand is required: check, eval or ir\n");
   return kUsageError;
 }

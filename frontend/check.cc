@@ -60,7 +60,11 @@ class UnitChecker {
   // ---- scope ----
 
   bool declare(const std::string& name, Entry e) {
-    if (name == "_") return true;  // a discarded part of a destructuring
+    if (name == "_") {
+      if (e.kind == Entry::Kind::Part) return true;  // a discarded part of a destructuring
+      error(DiagKind::Syntax, e.span, "'_' only discards a value in a destructuring; give this a name");
+      return false;
+    }
     if (auto it = scope_.find(name); it != scope_.end()) {
       error(DiagKind::Redefinition, e.span, "'" + name + "' is already defined in this scope");
       diags().last().notes.emplace_back(it->second.span, "first defined here");
@@ -81,6 +85,12 @@ class UnitChecker {
                                          u_.params[i].ty, true, true, false});
     }
     for (Stmt* s : u_.statements()) {
+      if (u_.is_def && (s->kind == StmtKind::Input || s->kind == StmtKind::Extern || s->kind == StmtKind::Output)) {
+        error(DiagKind::Syntax, s->span,
+              "a module definition's inputs are its parameters and its results are declared after '->'; "
+              "this statement belongs at the top of a file");
+        continue;
+      }
       switch (s->kind) {
         case StmtKind::Input:
           has_inputs_ = true;
@@ -181,19 +191,44 @@ class UnitChecker {
     if (u_.is_def)
       for (Param& prm : u_.def->params)
         if (prm.default_value) check_constant_expr(*prm.default_value, "a parameter's default");
+    // Names bound in loop bodies, to explain a read from outside the body.
+    std::set<std::string> body_locals;
+    for (Stmt* s : bindings_) {
+      std::vector<const Expr*> work{s->value.get()};
+      while (!work.empty()) {
+        const Expr* x = work.back();
+        work.pop_back();
+        for (const StmtPtr& b : x->body) {
+          if (b->kind == StmtKind::Binding) body_locals.insert(b->name);
+          for (const auto& [n, sp] : b->names) body_locals.insert(n);
+          if (b->value) work.push_back(b->value.get());
+        }
+        for (const ExprPtr& c : x->operands) work.push_back(c.get());
+        for (const ExprPtr& c : x->interpolated) work.push_back(c.get());
+        for (const Arg& a : x->args) work.push_back(a.value.get());
+        for (const LoopVar& v : x->vars) work.push_back(v.init.get());
+        if (x->guard) work.push_back(x->guard.get());
+        if (x->yield) work.push_back(x->yield.get());
+      }
+    }
     // Unbound names: inferred u64 inputs when the file declares none, else errors.
     std::sort(unbound.begin(), unbound.end(), [](const auto& a, const auto& b) { return a.second.start < b.second.start; });
     for (auto& [name, span] : unbound) {
       if (scope_.count(name)) continue;  // inferred by an earlier use
-      if (!has_inputs_ && !u_.is_def) {
+      if (!has_inputs_ && !u_.is_def && !body_locals.count(name)) {
         u_.params.push_back(Port{name, span, Ty::u64(), false, false, nullptr, {}});
         u_.inputs_inferred = true;
         declare(name, Entry{Entry::Kind::Input, nullptr, 0, nullptr, span, Ty::u64(), true, true, false});
         continue;
       }
       std::string message = "unknown name '" + name + "'";
-      if (std::string near = closest_name(name, names_in_order_); !near.empty()) message += "; did you mean '" + near + "'?";
-      else if (has_inputs_) message += " (this file declares its inputs, so every input must be declared)";
+      if (body_locals.count(name))
+        message += ": it is bound inside a loop body, which only the body's later statements see "
+                   "(a loop's guard and yield see its variables)";
+      else if (std::string near = closest_name(name, names_in_order_); !near.empty())
+        message += "; did you mean '" + near + "'?";
+      else if (has_inputs_)
+        message += " (this file declares its inputs, so every input must be declared)";
       error(DiagKind::UnknownName, span, message);
       reported_unknown_.insert(name);
     }
@@ -242,7 +277,9 @@ class UnitChecker {
           continue;
         }
         stack.back().second++;
-        const Entry& e = scope_.at(ds[next]);
+        auto found = scope_.find(ds[next]);
+        if (found == scope_.end()) continue;
+        const Entry& e = found->second;
         Stmt* d = e.stmt;
         if (d == nullptr || (e.kind != Entry::Kind::Binding && e.kind != Entry::Kind::Part)) continue;
         if (state[d] == 1) {
@@ -275,7 +312,9 @@ class UnitChecker {
 
   void check_statement(Stmt& s) {
     if (s.kind == StmtKind::Destructure) return check_destructure(s, std::nullopt);
-    Entry& e = scope_.at(s.name);
+    auto it = scope_.find(s.name);
+    if (it == scope_.end() || it->second.stmt != &s) return;  // refused when declared
+    Entry& e = it->second;
     Typed t = check(s.value);
     coerce(s.value, t, s.type ? *scalar_type(s.type->name) : t.t.ty, true, s.type ? "the annotated type" : "");
     if (s.value->ty.kind() == TyKind::Tuple)
@@ -307,7 +346,9 @@ class UnitChecker {
         locals_[*local_scope][s.names[i].first] = Local{ty.component(i), t.dynamic, false, loop_depth_};
         continue;
       }
-      Entry& e = scope_.at(s.names[i].first);
+      auto it = scope_.find(s.names[i].first);
+      if (it == scope_.end() || it->second.stmt != &s) continue;  // refused when declared
+      Entry& e = it->second;
       e.ty = ty.component(i);
       e.typed = true;
       e.dynamic = t.dynamic;
@@ -317,7 +358,9 @@ class UnitChecker {
   void type_externs_and_defaults() {
     for (Stmt* s : externs_) {
       Param& p = s->params.front();
-      Entry& e = scope_.at(p.name);
+      auto it = scope_.find(p.name);
+      if (it == scope_.end() || it->second.stmt != s) continue;  // refused when declared
+      Entry& e = it->second;
       Ty ty = p.type ? *scalar_type(p.type->name) : Ty::u64();
       if (p.default_value) {
         Typed t = check(p.default_value);
@@ -368,7 +411,7 @@ class UnitChecker {
         listed.insert(name);
       }
     for (const std::string& name : names_in_order_) {
-      const Entry& e = scope_.at(name);
+      const Entry& e = scope_.at(name);  // names_in_order_ holds exactly the declared names
       if (e.kind != Entry::Kind::Binding && e.kind != Entry::Kind::Part) continue;
       if (e.referenced && !listed.count(name)) continue;
       u_.outputs.push_back(Port{name, e.span, e.ty, false, e.stmt && e.stmt->is_shared, nullptr, {}});

@@ -79,6 +79,7 @@ std::string located(const SourceMap& sources, Span s, const char* word, std::str
                     std::string(message);
   if (!kind.empty()) out += " [" + std::string(kind) + "]";
   out += "\n";
+  if (f.text.empty()) return out;  // nothing to show (an unreadable file)
   std::string_view text = f.line_text(line);
   // Very long lines are cut around the caret so a diagnostic stays readable.
   constexpr size_t kShown = 160;
@@ -100,6 +101,10 @@ std::string render(const Diagnostic& d, const SourceMap& sources) {
   std::string out = located(sources, d.span, severity_word(d.severity), d.message, diag_kind_name(d.kind));
   for (const auto& [span, text] : d.notes) out += located(sources, span, "note", text, {});
   return out;
+}
+
+std::string render_error_at(const SourceMap& sources, Span at, std::string_view message, std::string_view kind) {
+  return located(sources, at, "error", message, kind);
 }
 
 std::string render_all(const Diagnostics& ds, const SourceMap& sources) {

@@ -96,15 +96,18 @@ class Parser {
     }
   }
 
+  // The /// lines directly above a statement (a run of consecutive lines ending on the line before it).
   std::string doc_before(Span s) {
     std::string doc;
+    uint32_t last_line = 0;
     while (next_doc_ < docs_.size() && docs_[next_doc_].span.start < s.start) {
-      const auto [dl, dc] = sources_.file(file_).line_col(docs_[next_doc_].span.start);
-      const auto [sl, sc] = sources_.file(file_).line_col(s.start);
-      if (dl + 1 == sl || (!doc.empty() && dl < sl)) doc += (doc.empty() ? "" : "\n") + docs_[next_doc_].text;
-      else doc.clear();
+      const uint32_t line = sources_.file(file_).line_col(docs_[next_doc_].span.start).first;
+      if (doc.empty() || line != last_line + 1) doc.clear();
+      doc += (doc.empty() ? "" : "\n") + docs_[next_doc_].text;
+      last_line = line;
       ++next_doc_;
     }
+    if (!doc.empty() && sources_.file(file_).line_col(s.start).first != last_line + 1) doc.clear();
     return doc;
   }
 

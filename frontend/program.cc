@@ -127,11 +127,14 @@ void Program::discover_unit(size_t ui) {
     for (Param& p : s->params)
       if (p.default_value) collect_calls(*p.default_value, calls);
   }
+  // In source order, so a problem is reported at the first call.
+  std::stable_sort(calls.begin(), calls.end(), [](const auto& a, const auto& b) { return a.second.start < b.second.start; });
   if (units[ui].is_def)
     for (Param& p : units[ui].def->params)
       if (p.default_value) collect_calls(*p.default_value, calls);
+  std::set<std::string> unknown;  // reported once per unit, not once per call
   for (const auto& [name, span] : calls) {
-    if (units[ui].callees.count(name)) continue;
+    if (units[ui].callees.count(name) || unknown.count(name)) continue;
     if (auto b = find_builtin(name)) {
       units[ui].callees[name] = Callee{b->id, 0};
       continue;
@@ -140,7 +143,10 @@ void Program::discover_unit(size_t ui) {
     for (size_t d = 0; d < units.size() && !target; ++d)  // a definition in the same file
       if (units[d].is_def && units[d].ast == units[ui].ast && units[d].name == name) target = d;
     if (!target) target = resolve_module(name, units[ui].folder, span);
-    if (!target) continue;
+    if (!target) {
+      unknown.insert(name);
+      continue;
+    }
     units[ui].callees[name] = Callee{std::nullopt, *target};
     units[ui].deps.push_back(*target);
   }

@@ -11,9 +11,9 @@ namespace polydat::ir {
 
 std::string_view interp_error_name(InterpErrorKind k) {
   switch (k) {
-    case InterpErrorKind::IterationLimit: return "IterationLimit";
-    case InterpErrorKind::NonCanonicalLoop: return "NonCanonicalLoop";
-    case InterpErrorKind::InputTypeMismatch: return "InputTypeMismatch";
+    case InterpErrorKind::IterationLimit: return "iteration-limit";
+    case InterpErrorKind::NonCanonicalLoop: return "non-canonical-loop";
+    case InterpErrorKind::InputTypeMismatch: return "input-type-mismatch";
   }
   return "?";
 }

@@ -20,6 +20,7 @@ enum class InterpErrorKind : uint8_t {
   InputTypeMismatch,  // the input value is not of the function's input type
 };
 
+// The stable kebab-case name users see, as for compile diagnostics ("iteration-limit").
 std::string_view interp_error_name(InterpErrorKind k);
 
 struct InterpError {

@@ -139,3 +139,20 @@ TEST_CASE("hostile inputs are diagnosed, not fatal") {
     CHECK_FALSE(compile_source("t.gk", src).ok());
   }
 }
+
+TEST_CASE("structural mistakes get messages that say what to do") {
+  auto first = [](const std::string& src) {
+    CompileResult r = compile_source("t.gk", src);
+    REQUIRE_FALSE(r.ok());
+    return r.diagnostics().list().front().message;
+  };
+  CHECK(first("_ := 3\ny := x\n").find("'_' only discards a value in a destructuring") != std::string::npos);
+  CHECK(first("f(a: u64) -> (o: u64) := {\n  input b: u64\n  o := a\n}\ny := f(x)\n")
+            .find("belongs at the top of a file") != std::string::npos);
+  CHECK(first("input n: u64\ny := loop (i = 0) while i < n { next := i + 1; i = next } yield next\n")
+            .find("bound inside a loop body") != std::string::npos);
+  // An unknown function is reported once, at its first call.
+  CompileResult r = compile_source("t.gk", "a := nope(x)\nb := nope(a)\n");
+  REQUIRE(r.diagnostics().list().size() == 1);
+  CHECK(r.program->sources.file(0).line_col(r.diagnostics().list().front().span.start).first == 1);
+}

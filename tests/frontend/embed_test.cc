@@ -168,7 +168,7 @@ TEST_CASE("eval_const_expr: text that reads inputs is LifecycleMismatch") {
 TEST_CASE("eval_const_expr: an interpreter error is NodeEvalPanic") {
   const EmbeddingError e = err(embed::eval_const_expr(kRunaway));
   CHECK(e.kind == Kind::NodeEvalPanic);
-  CHECK(e.name == "IterationLimit");
+  CHECK(e.name == "iteration-limit");
   CHECK(e.message.find("1000000") != std::string::npos);
   CHECK(e.position == std::optional<size_t>(0));  // the loop
   CHECK(e.source == kRunaway);
@@ -733,7 +733,7 @@ TEST_CASE("Kernel: compile errors and run-time errors") {
   REQUIRE(k->set("n", uint64_t{11}).ok());
   const EmbeddingError e = err(k->evaluate());
   CHECK(e.kind == Kind::NodeEvalPanic);
-  CHECK(e.name == "IterationLimit");
+  CHECK(e.name == "iteration-limit");
   CHECK(e.position == std::optional<size_t>(18));  // the loop
   CHECK(k->lookup("t") == u64(10));                // the last good outputs remain
 }
