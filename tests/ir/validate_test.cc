@@ -118,6 +118,29 @@ CategoryIr two_counters() {
   return must(std::move(b).seal(f));
 }
 
+// Two counters side by side, both bounded by the input, summed.
+CategoryIr side_by_side_counters() {
+  IrBuilder b;
+  shapes::Lines lines;
+  const FuncId f = must(b.declare("side_by_side", Ty::u64(), Ty::u64(), lines.next()));
+  FnBuilder fb = must(b.build_fn(f));
+  auto counter = [&](const char* name) {
+    const LoopHandle lh = must(fb.begin_loop(must(fb.constant(shapes::u64(0), lines.next())), lines.next(), name));
+    const ObjectId i = fb.merge_of(lh);
+    const ObjectId cond = must(fb.binop(K::Lt, i, fb.input(), Dest::fresh(), lines.next()));
+    const ObjectId one = must(fb.constant(shapes::u64(1), lines.next()));
+    must(fb.loop_back(lh, must(fb.binop(K::Add, i, one, Dest::fresh(), lines.next())), cond, lines.next()));
+    const ObjectId out = must(fb.loop_exit(lh, i, cond, Dest::fresh(), lines.next()));
+    must(fb.end_loop(lh));
+    return out;
+  };
+  const ObjectId a = counter("a");
+  const ObjectId c = counter("b");
+  must(fb.binop(K::Add, a, c, Dest::ret(), lines.next()));
+  must(fb.finish());
+  return must(std::move(b).seal(f));
+}
+
 }  // namespace
 
 // ================= clean graphs =================
@@ -126,6 +149,7 @@ TEST_CASE("every test shape validates clean") {
   std::vector<std::pair<const char*, std::function<CategoryIr()>>> all;
   for (const shapes::Named& s : shapes::all()) all.emplace_back(s.name, s.build);
   all.emplace_back("two_counters", two_counters);
+  all.emplace_back("side_by_side_counters", side_by_side_counters);
   for (const auto& [name, make] : all) {
     INFO("shape ", name);
     CHECK_CLEAN(make());
@@ -604,7 +628,9 @@ TEST_CASE("the call graph is acyclic") {
 
 TEST_CASE("a cycle is entered through exactly one merge") {
   SUBCASE("two headers") {
-    CategoryIr g = two_counters();
+    // Swapped back edges join two side-by-side loops into one cycle whose two
+    // merges are both entered from outside and both exit out of it.
+    CategoryIr g = side_by_side_counters();
     const ObjectId a = named(g, "a"), b = named(g, "b");
     const MorphismId back_a = edge_into(g, a, K::LoopBack), back_b = edge_into(g, b, K::LoopBack);
     S::retarget(g, back_a, b);
