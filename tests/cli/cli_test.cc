@@ -577,7 +577,7 @@ TEST_CASE("cli: -L adds module folders, searched after the kernel's own folder a
   const Run check = s.run({"check", "main.gk", "uses_thrice.gk", "-L", "lib1", "-L", "lib2"});
   CHECK(check.status == 0);
   CHECK(check.out == "main.gk: ok (cycle: u64) -> (y: u64)\nuses_thrice.gk: ok (cycle: u64) -> (y: u64)\n");
-  const Run ir = s.run({"ir", "main.gk", "-L", "lib1"});
+  const Run ir = s.run({"ir", "main.gk", "--no-opt", "-L", "lib1"});  // unoptimised: the call is still there
   CHECK(ir.status == 0);
   CHECK(contains(ir.out, "twice"));
 }
@@ -596,4 +596,19 @@ TEST_CASE("cli: -L before the file takes one folder; _ is not a binding name") {
     CHECK_MESSAGE(r.status == 1, f << ": exit " << r.status << ": " << r.err);
     CHECK(contains(r.err, "'_' only discards a value in a destructuring"));
   }
+}
+
+TEST_CASE("cli: ir shows the optimised graph unless --no-opt") {
+  Sandbox s;
+  s.file("k.gk", "input cycle: u64\nscaled := twice(cycle) + 2 * 3\n").file("twice.gk", "input v: u64\nout := v * 2\n");
+  const Run raw = s.run({"ir", "k.gk", "--no-opt"});
+  const Run opt = s.run({"ir", "k.gk"});
+  REQUIRE(raw.status == 0);
+  REQUIRE(opt.status == 0);
+  CHECK(contains(raw.out, "Call twice"));   // calls stay until inlining
+  CHECK(contains(raw.out, "fn twice"));
+  CHECK_FALSE(contains(opt.out, "Call "));  // inlined
+  CHECK_FALSE(contains(opt.out, "fn twice"));
+  CHECK(contains(opt.out, "= 6: u64"));      // 2 * 3 folded
+  CHECK_FALSE(contains(raw.out, "= 6: u64"));
 }

@@ -25,10 +25,11 @@
 #include "ir/validate.h"
 #include "tests/corpus/references.h"
 
-#if __has_include("ir/pass_pipeline.h")
+#include "ir/cse_pass.h"
+#include "ir/dce_pass.h"
+#include "ir/fold_pass.h"
+#include "ir/inline_pass.h"
 #include "ir/pass_pipeline.h"
-#define POLYDAT_CORPUS_HAS_OPTIMIZE 1
-#endif
 
 using namespace polydat;
 namespace fs = std::filesystem;
@@ -558,11 +559,24 @@ TEST_CASE("corpus: the references agree with their own definitions") {
   }
 }
 
-#ifdef POLYDAT_CORPUS_HAS_OPTIMIZE
 namespace {
-// Like check_kernel, for optimize(ir): valid, and the same table as before
-// (and as expected). Non-fatal checks only; returns whether it passed.
-bool check_optimized(const Kernel& k) {
+using Pass = ir::Result<ir::CategoryIr> (*)(const ir::CategoryIr&);
+struct NamedPass {
+  const char* name;
+  Pass run;
+};
+// Each pass alone, and the pipeline: every one must keep every kernel valid and equal.
+const NamedPass kPasses[] = {
+    {"inline_calls", ir::inline_calls},
+    {"fold_constants", ir::fold_constants},
+    {"eliminate_common_subexpressions", ir::eliminate_common_subexpressions},
+    {"eliminate_dead_code", ir::eliminate_dead_code},
+    {"optimize", ir::optimize},
+};
+
+// Like check_kernel, for a pass: valid, and the same table as before (and as
+// expected). Non-fatal checks only; returns whether it passed.
+bool check_optimized(const Kernel& k, const NamedPass& pass = kPasses[4]) {
   INFO("kernel: " << k.path.string());
   std::string why;
   const auto spec = parse_spec(k.text, why);
@@ -570,28 +584,28 @@ bool check_optimized(const Kernel& k) {
   const frontend::CompileResult r = compile_kernel(k, *spec);
   if (!r.ok()) return true;  // reported by the main case
   const Rendered before = evaluate_csv(r, *r.ir, *spec);
-  auto opt = ir::optimize(*r.ir);
+  auto opt = pass.run(*r.ir);
   if (!opt.ok()) {
-    FAIL_CHECK(k.name << ": optimize() refused: " << opt.error().message);
+    FAIL_CHECK(k.name << ": " << pass.name << " refused: " << opt.error().message);
     return false;
   }
   const auto violations = ir::validate(*opt);
-  for (const ir::IrViolation& v : violations) FAIL_CHECK(k.name << ": validate after optimize: " << v.message);
+  for (const ir::IrViolation& v : violations) FAIL_CHECK(k.name << ": validate after " << pass.name << ": " << v.message);
   if (!violations.empty()) return false;
   const Rendered after = evaluate_csv(r, *opt, *spec);
   if (after.error != before.error) {
-    FAIL_CHECK(k.name << ": after optimize: '" << after.error << "', before: '" << before.error << "'");
+    FAIL_CHECK(k.name << ": after " << pass.name << ": '" << after.error << "', before: '" << before.error << "'");
     return false;
   }
   if (const auto diff = first_difference(before.lines, after.lines)) {
-    FAIL_CHECK(k.name << ": optimize() changed the outputs (expected = unoptimised): " << *diff);
+    FAIL_CHECK(k.name << ": " << pass.name << " changed the outputs (expected = unoptimised): " << *diff);
     return false;
   }
   if (!kKnownBugs.count(k.name)) {
     const auto expected = expected_lines(k.name, *spec);
     if (expected) {
       if (const auto diff = first_difference(*expected, after.lines)) {
-        FAIL_CHECK(k.name << ": optimised outputs differ from the expected table: " << *diff);
+        FAIL_CHECK(k.name << ": outputs after " << pass.name << " differ from the expected table: " << *diff);
         return false;
       }
     }
@@ -600,17 +614,19 @@ bool check_optimized(const Kernel& k) {
 }
 }  // namespace
 
-TEST_CASE("corpus: optimize() keeps every kernel valid and its outputs equal") {
+TEST_CASE("corpus: every pass, and the pipeline, keep every kernel valid and its outputs equal") {
   const auto all = corpus_kernels();
-  std::string failed;
-  size_t checked = 0;
-  for (const Kernel& k : all) {
-    if (kKnownBugs.count(k.name) || kKnownOptimizerBugs.count(k.name)) continue;
-    ++checked;
-    if (!check_optimized(k)) failed += " " + k.name;
+  for (const NamedPass& pass : kPasses) {
+    std::string failed;
+    size_t checked = 0;
+    for (const Kernel& k : all) {
+      if (kKnownBugs.count(k.name) || kKnownOptimizerBugs.count(k.name)) continue;
+      ++checked;
+      if (!check_optimized(k, pass)) failed += " " + k.name;
+    }
+    MESSAGE(checked << " corpus kernels through " << pass.name);
+    CHECK_MESSAGE(failed.empty(), pass.name << ": failing kernels:" << failed);
   }
-  MESSAGE(checked << " corpus kernels optimised");
-  CHECK_MESSAGE(failed.empty(), "failing kernels:" << failed);
 }
 
 TEST_CASE("corpus: kernels exposing known optimiser bugs" * doctest::may_fail()) {
@@ -620,6 +636,5 @@ TEST_CASE("corpus: kernels exposing known optimiser bugs" * doctest::may_fail())
     if (check_optimized(kernel_named(all, name))) MESSAGE(name << " now passes: take it off kKnownOptimizerBugs");
   }
 }
-#endif
 
 }  // TEST_SUITE
