@@ -4,18 +4,13 @@
 // definition (the hash values from xxHash's XXH3_64bits, computed outside
 // polydat: hash(0) % 1000 = 897, hash(1) % 1000 = 78, hash(2) % 1000 = 547).
 #include <doctest/doctest.h>
-#include <fcntl.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <chrono>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
+
+#include "tests/support/process.h"
 
 namespace fs = std::filesystem;
 
@@ -23,79 +18,27 @@ namespace {
 
 const std::string kPolydat = POLYDAT_EXE;
 
-struct Run {
-  int status = -1;  // the exit status, or 128 + the signal
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using Run = polydat::testing::ProcessResult;
 
 // A fresh temporary folder with kernel files in it; removed at the end.
 class Sandbox {
  public:
-  Sandbox() {
-    std::string tmpl = (fs::temp_directory_path() / "polydat-cli-XXXXXX").string();
-    REQUIRE(mkdtemp(tmpl.data()) != nullptr);
-    dir_ = tmpl;
-  }
-  ~Sandbox() {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  Sandbox(const Sandbox&) = delete;
-  Sandbox& operator=(const Sandbox&) = delete;
-
   Sandbox& file(const std::string& rel, const std::string& text) {
-    const fs::path p = dir_ / rel;
-    fs::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << text;
+    dir_.write(rel, text);
     return *this;
   }
 
   // Runs `polydat ARGS...` in the folder.
   Run run(const std::vector<std::string>& args) const {
-    const fs::path out_file = dir_ / ".stdout", err_file = dir_ / ".stderr";
-    Run r;
-    const pid_t pid = fork();
-    if (pid == 0) {
-      if (chdir(dir_.c_str()) != 0) _exit(126);
-      const int o = open(out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-      const int e = open(err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-      if (o < 0 || e < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0) _exit(126);
-      std::vector<std::string> all{"polydat"};
-      all.insert(all.end(), args.begin(), args.end());
-      std::vector<char*> argv;
-      for (std::string& a : all) argv.push_back(a.data());
-      argv.push_back(nullptr);
-      execv(kPolydat.c_str(), argv.data());
-      _exit(127);
-    }
-    REQUIRE(pid > 0);
-    int ws = 0;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-    while (waitpid(pid, &ws, WNOHANG) != pid) {
-      if (std::chrono::steady_clock::now() > deadline) {
-        kill(pid, SIGKILL);
-        waitpid(pid, &ws, 0);
-        break;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    }
-    r.status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + (WIFSIGNALED(ws) ? WTERMSIG(ws) : 0);
-    r.out = slurp(out_file);
-    r.err = slurp(err_file);
-    fs::remove(out_file);
-    fs::remove(err_file);
+    std::vector<std::string> argv{"polydat"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    const Run r = polydat::testing::run_process(kPolydat, argv, dir_.path());
+    REQUIRE(r.status != -1);
     return r;
   }
 
  private:
-  fs::path dir_;
+  polydat::testing::TempDir dir_{"polydat-cli"};
 };
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }

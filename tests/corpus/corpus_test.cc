@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cli/values.h"
+#include "tests/support/process.h"
 #include "frontend/compile.h"
 #include "ir/interp.h"
 #include "ir/validate.h"
@@ -56,27 +57,8 @@ struct Spec {
   std::vector<std::string> libs;  // -L folders, relative to the corpus folder
 };
 
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::vector<std::string> split_lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::string cur;
-  for (char c : text) {
-    if (c == '\n') {
-      lines.push_back(cur);
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  if (!cur.empty()) lines.push_back(cur);
-  return lines;
-}
+using polydat::testing::split_lines;
+std::string read_text(const fs::path& p) { return polydat::testing::read_file(p); }
 
 // Parses the first line; nullopt (and a reason) when it is missing or malformed.
 std::optional<Spec> parse_spec(const std::string& text, std::string& why) {

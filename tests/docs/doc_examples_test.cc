@@ -27,11 +27,7 @@
 // that differs. Examples that expose a known compiler bug are listed in
 // kKnownBugs and checked by a may_fail test case instead.
 #include <doctest/doctest.h>
-#include <fcntl.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -40,10 +36,12 @@
 #include <set>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
+#include "tests/support/process.h"
+
 namespace fs = std::filesystem;
+using polydat::testing::split_lines;
 
 namespace {
 
@@ -93,20 +91,6 @@ struct Extracted {
   std::vector<Failure> errors;  // malformed examples
 };
 
-std::vector<std::string> split_lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::string cur;
-  for (char c : text) {
-    if (c == '\n') {
-      lines.push_back(cur);
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  if (!cur.empty()) lines.push_back(cur);
-  return lines;
-}
 
 std::string trim(const std::string& s) {
   const size_t a = s.find_first_not_of(" \t\r");
@@ -239,76 +223,15 @@ Extracted extract(const std::string& text) {
 
 // ---- running polydat ----
 
-struct Run {
-  int status = -1;  // the exit status, or 128 + the signal
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using Run = polydat::testing::ProcessResult;
 
 // Runs the binary with argv[0] = "polydat" in `cwd`, stdout and stderr captured apart.
 Run run_polydat(const std::vector<std::string>& args, const fs::path& cwd) {
-  const fs::path out_file = cwd / ".polydat.stdout", err_file = cwd / ".polydat.stderr";
-  Run r;
-  const pid_t pid = fork();
-  if (pid == 0) {
-    if (chdir(cwd.c_str()) != 0) _exit(126);
-    const int o = open(out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    const int e = open(err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    if (o < 0 || e < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0) _exit(126);
-    std::vector<char*> argv;
-    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    execv(kPolydat.c_str(), argv.data());
-    _exit(127);
-  }
-  if (pid < 0) return r;
-  int ws = 0;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-  while (true) {
-    const pid_t w = waitpid(pid, &ws, WNOHANG);
-    if (w == pid) break;
-    if (std::chrono::steady_clock::now() > deadline) {
-      kill(pid, SIGKILL);
-      waitpid(pid, &ws, 0);
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-  r.status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + (WIFSIGNALED(ws) ? WTERMSIG(ws) : 0);
-  r.out = slurp(out_file);
-  r.err = slurp(err_file);
-  fs::remove(out_file);
-  fs::remove(err_file);
-  return r;
+  return polydat::testing::run_process(kPolydat, args, cwd);
 }
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "polydat-docs-XXXXXX").string();
-    if (mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-};
-
-void write_files(const Group& g, const fs::path& dir) {
-  for (const KernelFile& f : g.files) {
-    const fs::path p = dir / f.path;
-    fs::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << f.text;
-  }
+void write_files(const Group& g, const polydat::testing::TempDir& dir) {
+  for (const KernelFile& f : g.files) dir.write(f.path, f.text);
 }
 
 std::string quoted_lines(const std::vector<std::string>& lines) {
@@ -343,8 +266,8 @@ std::vector<Failure> run_group(const Group& g) {
   std::vector<Failure> failures;
   // Every kernel file compiles (```gk) or fails to (```gk-error).
   if (!g.files.empty()) {
-    TempDir dir;
-    write_files(g, dir.path);
+    polydat::testing::TempDir dir("polydat-docs");
+    write_files(g, dir);
     std::set<std::string> folders;
     for (const KernelFile& f : g.files) folders.insert(fs::path(f.path).parent_path().string());
     for (const KernelFile& f : g.files) {
@@ -353,7 +276,7 @@ std::vector<Failure> run_group(const Group& g) {
         args.push_back("-L");
         args.push_back(d.empty() ? "." : d);
       }
-      const Run r = run_polydat(args, dir.path);
+      const Run r = run_polydat(args, dir.path());
       const std::string said = quoted_lines(output_lines(r));
       if (!f.expect_error && r.status != 0)
         failures.push_back({f.line, "`" + f.path + "` (```gk) does not compile: `polydat check` exited " +
@@ -364,10 +287,10 @@ std::vector<Failure> run_group(const Group& g) {
     }
   }
   for (const Console& c : g.consoles) {
-    TempDir dir;
-    write_files(g, dir.path);
+    polydat::testing::TempDir dir("polydat-docs");
+    write_files(g, dir);
     for (const Command& cmd : c.commands) {
-      const Run r = run_polydat(cmd.argv, dir.path);
+      const Run r = run_polydat(cmd.argv, dir.path());
       const std::vector<std::string> actual = output_lines(r);
       std::string problem;
       if (auto diff = first_difference(cmd.expected, actual)) problem = *diff;
@@ -416,7 +339,7 @@ DocReport check_document(const std::string& doc, const std::string& text, bool k
 std::string read_doc(const std::string& rel) {
   const fs::path p = kSourceRoot / rel;
   REQUIRE_MESSAGE(fs::is_regular_file(p), rel << " is missing");
-  return slurp(p);
+  return polydat::testing::read_file(p);
 }
 
 void check_doc(const std::string& rel, size_t min_commands) {

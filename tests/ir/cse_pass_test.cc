@@ -12,6 +12,7 @@
 #include "ir/interp.h"
 #include "ir/mermaid.h"
 #include "program_gen.h"
+#include "pass_checks.h"
 #include "shapes.h"
 
 using namespace polydat::ir;
@@ -19,18 +20,8 @@ using namespace polydat::ir::testgen;
 using K = OpKind;
 
 namespace {
-CategoryIr must_cse(const CategoryIr& g) {
-  auto r = eliminate_common_subexpressions(g);
-  REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().message));
-  CHECK(violations_text(*r).empty());
-  return std::move(r).value();
-}
+CategoryIr must_cse(const CategoryIr& g) { return must_pass(eliminate_common_subexpressions, g); }
 
-uint64_t run_u64(const CategoryIr& g, uint64_t x) {
-  auto r = evaluate(g, g.entry(), shapes::u64(x));
-  REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().message));
-  return r->as_u64();
-}
 }  // namespace
 
 TEST_CASE("cse pass: (x + 1) * (x + 1) computes x + 1 once") {

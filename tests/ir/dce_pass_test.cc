@@ -9,6 +9,7 @@
 #include "ir/interp.h"
 #include "ir/mermaid.h"
 #include "program_gen.h"
+#include "pass_checks.h"
 #include "shapes.h"
 
 using namespace polydat::ir;
@@ -16,18 +17,7 @@ using namespace polydat::ir::testgen;
 using K = OpKind;
 
 namespace {
-CategoryIr must_dce(const CategoryIr& g) {
-  auto r = eliminate_dead_code(g);
-  REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().message));
-  CHECK(violations_text(*r).empty());
-  return std::move(r).value();
-}
-
-uint64_t run_u64(const CategoryIr& g, uint64_t x, InterpOptions opts = {}) {
-  auto r = evaluate(g, g.entry(), shapes::u64(x), opts);
-  REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().message));
-  return r->as_u64();
-}
+CategoryIr must_dce(const CategoryIr& g) { return must_pass(eliminate_dead_code, g); }
 
 // A counting loop on the bound, its result a fresh object.
 ObjectId count_to(HandFn& f, ObjectId bound, const char* name) {

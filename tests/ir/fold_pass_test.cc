@@ -13,6 +13,7 @@
 #include "ir/mermaid.h"
 #include "ir/typing.h"
 #include "program_gen.h"
+#include "pass_checks.h"
 #include "shapes.h"
 
 using namespace polydat::ir;
@@ -20,18 +21,7 @@ using namespace polydat::ir::testgen;
 using K = OpKind;
 
 namespace {
-CategoryIr must_fold(const CategoryIr& g) {
-  auto r = fold_constants(g);
-  REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().message));
-  CHECK(violations_text(*r).empty());
-  return std::move(r).value();
-}
-
-uint64_t run_u64(const CategoryIr& g, uint64_t x) {
-  auto r = evaluate(g, g.entry(), shapes::u64(x));
-  REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().message));
-  return r->as_u64();
-}
+CategoryIr must_fold(const CategoryIr& g) { return must_pass(fold_constants, g); }
 
 bool has_constant(const CategoryIr& g, const Value& v) {
   for (const Object& o : g.objects())

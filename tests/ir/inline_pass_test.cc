@@ -8,6 +8,7 @@
 #include "ir/loops.h"
 #include "ir/mermaid.h"
 #include "program_gen.h"
+#include "pass_checks.h"
 #include "shapes.h"
 
 using namespace polydat::ir;
@@ -15,17 +16,7 @@ using namespace polydat::ir::testgen;
 using K = OpKind;
 
 namespace {
-CategoryIr must_inline(const CategoryIr& g) {
-  auto r = inline_calls(g);
-  REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().message));
-  return std::move(r).value();
-}
-
-uint64_t run_u64(const CategoryIr& g, uint64_t x) {
-  auto r = evaluate(g, g.entry(), shapes::u64(x));
-  REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().message));
-  return r->as_u64();
-}
+CategoryIr must_inline(const CategoryIr& g) { return must_pass(inline_calls, g, false); }
 
 // tri(y) = sum of j for j < y = y(y-1)/2, a loop exiting straight into the
 // Return: loop (j = y, s = 0) while j > 0 { s = s + (j - 1); j = j - 1 } yield s.
