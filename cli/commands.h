@@ -2,6 +2,8 @@
 // 0 success, 1 a user error (the kernel or the values are wrong).
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,5 +35,16 @@ struct IrArgs {
   std::vector<std::string> lib_paths;
 };
 int ir_command(const IrArgs& args);
+
+struct HlsArgs {
+  std::string file;
+  std::string target = "ice40";
+  std::optional<double> clock_ns;
+  std::optional<uint32_t> max_mul;
+  std::string format = "text";  // text | json (svg: the schedule picture)
+  std::vector<std::string> lib_paths;
+};
+int hls_command(const HlsArgs& args);
+int emit_sv_command(const HlsArgs& args, const std::string& out_dir);
 
 }  // namespace polydat::cli

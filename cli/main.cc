@@ -35,6 +35,28 @@ int main(int argc, char** argv) {
   ir_cmd->add_flag("--no-opt", ir.no_opt, "show the IR as lowered, before the optimisation passes");
   ir_cmd->add_option("-L", ir.lib_paths, "a folder to search for modules (repeatable)")->allow_extra_args(false);
 
+  HlsArgs hls;
+  CLI::App* hls_cmd = app.add_subcommand("hls", "schedule and bind a kernel for hardware; print the report");
+  hls_cmd->add_option("file", hls.file, "the kernel (.gk)")->required();
+  hls_cmd->add_option("--target", hls.target, "ice40 or generic")->capture_default_str()
+      ->check(CLI::IsMember({"ice40", "generic"}));
+  hls_cmd->add_option("--clock-ns", hls.clock_ns, "the clock period (default: the target's)");
+  hls_cmd->add_option("--max-mul", hls.max_mul, "FSMs: at most N multipliers, shared across states");
+  hls_cmd->add_option("--format", hls.format, "text or json")->capture_default_str()
+      ->check(CLI::IsMember({"text", "json"}));
+  hls_cmd->add_option("-L", hls.lib_paths, "a folder to search for modules (repeatable)")->allow_extra_args(false);
+
+  HlsArgs emit;
+  std::string out_dir;
+  CLI::App* emit_cmd = app.add_subcommand("emit-sv", "write the kernel's SystemVerilog and report to a folder");
+  emit_cmd->add_option("file", emit.file, "the kernel (.gk)")->required();
+  emit_cmd->add_option("-o", out_dir, "the output folder")->required();
+  emit_cmd->add_option("--target", emit.target, "ice40 or generic")->capture_default_str()
+      ->check(CLI::IsMember({"ice40", "generic"}));
+  emit_cmd->add_option("--clock-ns", emit.clock_ns, "the clock period (default: the target's)");
+  emit_cmd->add_option("--max-mul", emit.max_mul, "FSMs: at most N multipliers, shared across states");
+  emit_cmd->add_option("-L", emit.lib_paths, "a folder to search for modules (repeatable)")->allow_extra_args(false);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -50,8 +72,10 @@ int main(int argc, char** argv) {
   if (check_cmd->parsed()) return check_command(check);
   if (eval_cmd->parsed()) return eval_command(eval);
   if (ir_cmd->parsed()) return ir_command(ir);
+  if (hls_cmd->parsed()) return hls_command(hls);
+  if (emit_cmd->parsed()) return emit_sv_command(emit, out_dir);
   // No subcommand: say so, with the list (checked here so that an unknown word is named first).
   fmt::print(stderr, "{}\n", app.help());
-  fmt::print(stderr, "error: a subcommand is required: check, eval or ir\n");
+  fmt::print(stderr, "error: a subcommand is required: check, eval, ir, hls or emit-sv\n");
   return kUsageError;
 }

@@ -1,0 +1,107 @@
+// The bound design: the scheduled DFG with its datapath units, registers and
+// controller. rtl/ prints it; tests inspect it.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hls/dfg.h"
+#include "hls/op_library.h"
+#include "hls/predicate.h"
+#include "hls/scheduling.h"
+
+namespace polydat::hls {
+
+struct HlsOptions {
+  Target target = Target::Ice40;
+  std::optional<double> clock_ns;     // the target's default when empty
+  std::optional<uint32_t> max_mul;    // FSM designs: multipliers shared across states
+};
+
+// Where an operation runs: its control step (pipeline stage, or FSM state
+// index) and its start and finish within the step; its functional unit.
+struct Placement {
+  uint32_t step = 0;
+  double start_ns = 0;
+  double finish_ns = 0;
+  int unit = -1;
+};
+
+struct FunctionalUnit {
+  UnitClass cls = UnitClass::Logic;
+  ir::OpKind op = ir::OpKind::Add;
+  unsigned width = 0;
+  double area = 0;
+  std::vector<ValueId> ops;  // bound to it; several only when shared across states
+};
+
+// A register holding values whose lifetimes do not overlap (FSM), or one
+// value across one stage boundary (pipeline).
+struct Register {
+  std::string name;
+  unsigned width = 0;
+  std::vector<ValueId> values;
+  std::vector<std::pair<uint32_t, uint32_t>> lifetimes;  // FSM: [written at the end of, last read in] state
+  uint32_t stage = 0;                                     // pipeline: the stage it ends
+};
+
+enum class Cond : uint8_t { Always, InValid, OutReady, LoopContinue, LoopDone };
+
+struct FsmState {
+  std::string name;
+  Region block = Region::Pre;
+  bool idle = false, done = false;
+};
+
+struct FsmTransition {
+  uint32_t from = 0, to = 0;
+  Cond cond = Cond::Always;
+};
+
+struct Design {
+  DesignKind kind = DesignKind::Pipeline;
+  Target target = Target::Ice40;
+  double clock_ns = 0;
+  Dfg dfg;
+  std::vector<bool> live;          // per value: needed by an output or by the loop
+  std::vector<Placement> place;    // per value (operations only)
+  std::vector<FunctionalUnit> units;
+  std::vector<Register> registers;
+  std::vector<int> reg_of;         // FSM: per value, its register (-1: none)
+  double critical_path_ns = 0;
+
+  // Pipeline: stages (the latency in cycles; the initiation interval is 1).
+  uint32_t stages = 0;
+  std::vector<uint32_t> last_use;  // pipeline: per value, the last stage reading it (stages for outputs)
+
+  // FSM: control steps before the loop, per loop iteration, after it; states and transitions.
+  uint32_t pre_steps = 0, loop_steps = 0, post_steps = 0;
+  std::vector<FsmState> states;
+  std::vector<FsmTransition> transitions;
+
+  // FSM state indices.
+  uint32_t idle_state() const { return 0; }
+  uint32_t pre_state(uint32_t k) const { return 1 + k; }
+  uint32_t loop_state(uint32_t k) const { return 1 + pre_steps + k; }
+  uint32_t post_state(uint32_t k) const { return 1 + pre_steps + loop_steps + k; }
+  uint32_t done_state() const { return 1 + pre_steps + loop_steps + post_steps; }
+  // The state whose end loads the loop state (the last pre-loop state, or idle).
+  uint32_t entry_state() const { return pre_steps ? pre_state(pre_steps - 1) : idle_state(); }
+  // The state whose end latches the outputs (the last post-loop state, or the last loop state).
+  uint32_t finish_state() const { return post_steps ? post_state(post_steps - 1) : loop_state(loop_steps - 1); }
+
+  // Latency in cycles from accepting an input to its result: pipelines
+  // `stages`; FSMs 1 + pre + loop * (iterations + 1) + post.
+  uint64_t latency(uint64_t iterations = 0) const;
+  // Cycles between accepted inputs when the output is always taken.
+  uint64_t initiation_interval(uint64_t iterations = 0) const;
+  uint64_t register_bits() const;
+};
+
+// Predicate, DFG, schedule, binding: the whole HLS step for function f.
+// `config_fields[i]` marks field i of the input struct as effectively const.
+ir::Expected<Design, HlsError> synthesize(const ir::CategoryIr& ir, ir::FuncId f, const std::vector<bool>& config_fields,
+                                          const HlsOptions& options);
+
+}  // namespace polydat::hls

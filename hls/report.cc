@@ -1,0 +1,120 @@
+#include "hls/report.h"
+
+#include <fmt/core.h>
+
+#include <map>
+#include <nlohmann/json.hpp>
+
+namespace polydat::hls {
+
+namespace {
+struct UnitCount {
+  uint32_t count = 0;
+  double area = 0;
+};
+
+// Units grouped by class and width, in a stable order.
+std::map<std::pair<std::string, unsigned>, UnitCount> unit_table(const Design& d) {
+  std::map<std::pair<std::string, unsigned>, UnitCount> t;
+  for (const FunctionalUnit& u : d.units) {
+    auto& c = t[{std::string(unit_class_name(u.cls)), u.width}];
+    ++c.count;
+    c.area += u.area;
+  }
+  return t;
+}
+
+std::string step_name(const Design& d, uint32_t step) {
+  return d.kind == DesignKind::Pipeline ? fmt::format("stage {}", step) : d.states.at(step).name;
+}
+
+std::string latency_text(const Design& d) {
+  if (d.kind == DesignKind::Pipeline) return fmt::format("{}", d.stages);
+  return fmt::format("1 + {} + {}*(t+1) + {}", d.pre_steps, d.loop_steps, d.post_steps);
+}
+}  // namespace
+
+std::string op_label(const Design& d, ValueId v) {
+  const Node& n = d.dfg.nodes[v];
+  const std::string what = n.op == ir::OpKind::Phi ? "Mux" : std::string(ir::op_name(n.op));
+  return what + " " + ir::ty_label(n.ty);
+}
+
+std::string report_text(const Design& d) {
+  std::string out;
+  out += fmt::format("kernel {}: {} for {} at {:.2f} ns\n", d.dfg.name,
+                     d.kind == DesignKind::Pipeline ? "pipeline" : "FSM", target_name(d.target), d.clock_ns);
+  if (d.kind == DesignKind::Pipeline) {
+    out += fmt::format("  stages: {}\n  latency: {} cycles\n  initiation interval: 1\n", d.stages, d.stages);
+  } else {
+    out += fmt::format("  states: {} (idle, {} before the loop, {} per iteration, {} after, done)\n", d.states.size(),
+                       d.pre_steps, d.loop_steps, d.post_steps);
+    out += fmt::format("  latency: {} cycles for t loop iterations (t = 0: {})\n", latency_text(d), d.latency(0));
+    out += fmt::format("  initiation interval: latency + 1 (a new input once the result is taken)\n");
+  }
+  out += "  units:\n";
+  for (const auto& [key, c] : unit_table(d))
+    out += fmt::format("    {:>3} x {} {}-bit (area {:.0f})\n", c.count, key.first, key.second, c.area);
+  size_t regs = d.registers.size();
+  if (d.kind == DesignKind::Fsm) regs += (d.dfg.loop ? d.dfg.loop->state.size() : 0) + d.dfg.outputs.size();
+  out += fmt::format("  registers: {} ({} bits)\n", regs, d.register_bits());
+  const double slack = d.clock_ns - d.critical_path_ns;
+  out += fmt::format("  critical path: {:.2f} ns against {:.2f} ns (slack {:.2f} ns{})\n", d.critical_path_ns, d.clock_ns,
+                     slack, slack < 0 ? ", NEGATIVE: an operator is longer than the period" : "");
+  out += "  schedule:\n";
+  std::map<uint32_t, std::vector<ValueId>> by_step;
+  for (ValueId v = 0; v < d.dfg.nodes.size(); ++v)
+    if (d.dfg.is_op(v) && d.live[v]) by_step[d.place[v].step].push_back(v);
+  for (const auto& [step, ops] : by_step) {
+    out += fmt::format("    {}:\n", step_name(d, step));
+    for (ValueId v : ops) {
+      const Placement& p = d.place[v];
+      const std::string& name = d.dfg.nodes[v].name;
+      out += fmt::format("      v{:<5} {:<14} {:6.2f} .. {:6.2f} ns{}\n", v, op_label(d, v), p.start_ns, p.finish_ns,
+                         name.empty() ? "" : "  (" + name + ")");
+    }
+  }
+  return out;
+}
+
+std::string report_json(const Design& d) {
+  nlohmann::ordered_json j;
+  j["kernel"] = d.dfg.name;
+  j["kind"] = d.kind == DesignKind::Pipeline ? "pipeline" : "fsm";
+  j["target"] = std::string(target_name(d.target));
+  j["clock_ns"] = d.clock_ns;
+  if (d.kind == DesignKind::Pipeline) {
+    j["stages"] = d.stages;
+    j["latency_cycles"] = d.stages;
+    j["initiation_interval"] = 1;
+  } else {
+    j["states"] = d.states.size();
+    j["pre_loop_steps"] = d.pre_steps;
+    j["loop_steps"] = d.loop_steps;
+    j["post_loop_steps"] = d.post_steps;
+    j["latency_formula"] = latency_text(d);
+    j["latency_cycles_at_zero_iterations"] = d.latency(0);
+  }
+  nlohmann::ordered_json units = nlohmann::ordered_json::array();
+  for (const auto& [key, c] : unit_table(d))
+    units.push_back({{"kind", key.first}, {"width", key.second}, {"count", c.count}, {"area", c.area}});
+  j["units"] = units;
+  size_t regs = d.registers.size();
+  if (d.kind == DesignKind::Fsm) regs += (d.dfg.loop ? d.dfg.loop->state.size() : 0) + d.dfg.outputs.size();
+  j["registers"] = regs;
+  j["register_bits"] = d.register_bits();
+  j["critical_path_ns"] = d.critical_path_ns;
+  j["slack_ns"] = d.clock_ns - d.critical_path_ns;
+  nlohmann::ordered_json ops = nlohmann::ordered_json::array();
+  for (ValueId v = 0; v < d.dfg.nodes.size(); ++v) {
+    if (!d.dfg.is_op(v) || !d.live[v]) continue;
+    const Placement& p = d.place[v];
+    ops.push_back({{"value", v}, {"op", op_label(d, v)}, {"name", d.dfg.nodes[v].name}, {"step", step_name(d, p.step)},
+                   {"start_ns", p.start_ns}, {"finish_ns", p.finish_ns}, {"unit", p.unit},
+                   {"line", d.dfg.nodes[v].loc.line}});
+  }
+  j["operations"] = ops;
+  return j.dump(2) + "\n";
+}
+
+}  // namespace polydat::hls

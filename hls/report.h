@@ -1,0 +1,17 @@
+// The HLS report, in text and JSON: the schedule's shape, latency and
+// initiation interval, units, registers, and the critical path against the clock.
+#pragma once
+
+#include <string>
+
+#include "hls/design.h"
+
+namespace polydat::hls {
+
+std::string report_text(const Design& d);
+std::string report_json(const Design& d);  // one JSON object
+
+// The operation's name in reports and pictures: "Add u64", "Mul u32".
+std::string op_label(const Design& d, ValueId v);
+
+}  // namespace polydat::hls

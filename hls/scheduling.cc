@@ -1,0 +1,161 @@
+#include "hls/scheduling.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <tuple>
+
+namespace polydat::hls {
+
+namespace {
+constexpr double kEps = 1e-9;
+
+std::string op_text(uint32_t i) { return "operation " + std::to_string(i); }
+
+// Whether an operation of `delay` may start at `start` within a step: it fits
+// the period, or it is longer than the period and starts the step alone.
+bool fits(double start, double delay, double period) {
+  return start + delay <= period + kEps || (delay > period && start <= kEps);
+}
+
+// Successor lists from predecessor lists.
+std::vector<std::vector<uint32_t>> successors(const SchedulingProblem& p) {
+  std::vector<std::vector<uint32_t>> succ(p.ops.size());
+  for (uint32_t i = 0; i < p.ops.size(); ++i)
+    for (uint32_t q : p.ops[i].preds) succ[q].push_back(i);
+  return succ;
+}
+
+// The earliest (step, start) an operation can take given where its inputs are.
+std::pair<uint32_t, double> earliest(const SchedulingProblem& p, const Schedule& s, uint32_t i) {
+  uint32_t step = 0;
+  for (uint32_t q : p.ops[i].preds) step = std::max(step, s.step[q]);
+  double start = 0;
+  for (uint32_t q : p.ops[i].preds)
+    if (s.step[q] == step) start = std::max(start, s.finish(p, q));
+  if (!p.ops[i].preds.empty() && !fits(start, p.ops[i].delay_ns, p.period_ns)) return {step + 1, 0.0};
+  return {step, start};
+}
+}  // namespace
+
+std::vector<std::string> SchedulingProblem::check() const {
+  std::vector<std::string> problems;
+  if (!(period_ns > 0) || !std::isfinite(period_ns)) problems.push_back("the clock period must be positive");
+  for (uint32_t i = 0; i < ops.size(); ++i) {
+    const SchedOp& o = ops[i];
+    if (!(o.delay_ns >= 0) || !std::isfinite(o.delay_ns)) problems.push_back(op_text(i) + " has a negative or unknown delay");
+    for (uint32_t q : o.preds)
+      if (q >= i) problems.push_back(op_text(i) + " reads " + op_text(q) + ", which does not come before it");
+    if (o.resource >= static_cast<int>(limits.size()))
+      problems.push_back(op_text(i) + " uses an unknown resource " + std::to_string(o.resource));
+  }
+  for (size_t r = 0; r < limits.size(); ++r)
+    if (limits[r] == 0) problems.push_back("resource " + std::to_string(r) + " has a limit of 0");
+  return problems;
+}
+
+std::vector<std::string> verify(const SchedulingProblem& p, const Schedule& s) {
+  std::vector<std::string> problems;
+  const size_t n = p.ops.size();
+  if (s.step.size() != n || s.start_ns.size() != n) return {"the schedule does not cover every operation"};
+  std::vector<std::vector<uint32_t>> use(p.limits.size());
+  for (uint32_t i = 0; i < n; ++i) {
+    const SchedOp& o = p.ops[i];
+    if (s.step[i] >= s.length) problems.push_back(op_text(i) + " is scheduled past the schedule's length");
+    if (s.start_ns[i] < -kEps) problems.push_back(op_text(i) + " starts before its step");
+    bool chained = false;
+    for (uint32_t q : o.preds) {
+      if (s.step[q] > s.step[i]) problems.push_back(op_text(i) + " runs before its input " + op_text(q));
+      if (s.step[q] == s.step[i]) {
+        chained = true;
+        if (s.start_ns[i] + kEps < s.finish(p, q))
+          problems.push_back(op_text(i) + " starts before its chained input " + op_text(q) + " finishes");
+      }
+    }
+    const bool within = s.finish(p, i) <= p.period_ns + kEps;
+    const bool alone_long = o.delay_ns > p.period_ns && s.start_ns[i] <= kEps && !chained;
+    if (!within && !alone_long) problems.push_back(op_text(i) + " ends after the clock period");
+    if (o.resource >= 0 && static_cast<size_t>(o.resource) < use.size()) {
+      auto& u = use[static_cast<size_t>(o.resource)];
+      if (u.size() <= s.step[i]) u.resize(s.step[i] + 1, 0);
+      if (++u[s.step[i]] > p.limits[static_cast<size_t>(o.resource)])
+        problems.push_back("step " + std::to_string(s.step[i]) + " uses resource " + std::to_string(o.resource) +
+                           " more than " + std::to_string(p.limits[static_cast<size_t>(o.resource)]) + " times");
+    }
+  }
+  return problems;
+}
+
+Schedule asap(const SchedulingProblem& p) {
+  Schedule s;
+  s.step.assign(p.ops.size(), 0);
+  s.start_ns.assign(p.ops.size(), 0);
+  for (uint32_t i = 0; i < p.ops.size(); ++i) {
+    std::tie(s.step[i], s.start_ns[i]) = earliest(p, s, i);
+    s.length = std::max(s.length, s.step[i] + 1);
+  }
+  return s;
+}
+
+std::vector<uint32_t> alap_steps(const SchedulingProblem& p, uint32_t length) {
+  // ASAP on the reversed graph, then mirrored.
+  SchedulingProblem rev;
+  rev.period_ns = p.period_ns;
+  const uint32_t n = static_cast<uint32_t>(p.ops.size());
+  rev.ops.resize(n);
+  const auto succ = successors(p);
+  for (uint32_t i = 0; i < n; ++i) {
+    rev.ops[n - 1 - i].delay_ns = p.ops[i].delay_ns;
+    for (uint32_t q : succ[i]) rev.ops[n - 1 - i].preds.push_back(n - 1 - q);
+  }
+  const Schedule r = asap(rev);
+  const uint32_t len = std::max(length, r.length);
+  std::vector<uint32_t> alap(n);
+  for (uint32_t i = 0; i < n; ++i) alap[i] = len - 1 - r.step[n - 1 - i];
+  return alap;
+}
+
+Schedule list_schedule(const SchedulingProblem& p) {
+  const uint32_t n = static_cast<uint32_t>(p.ops.size());
+  Schedule s;
+  s.step.assign(n, 0);
+  s.start_ns.assign(n, 0);
+  if (n == 0) return s;
+  const std::vector<uint32_t> priority = alap_steps(p, asap(p).length);
+  const auto succ = successors(p);
+  std::vector<uint32_t> waiting(n);
+  for (uint32_t i = 0; i < n; ++i) waiting[i] = static_cast<uint32_t>(p.ops[i].preds.size());
+  std::set<std::pair<uint32_t, uint32_t>> ready;  // (ALAP step, index): least mobility first
+  for (uint32_t i = 0; i < n; ++i)
+    if (waiting[i] == 0) ready.emplace(priority[i], i);
+  uint32_t done = 0;
+  for (uint32_t step = 0; done < n; ++step) {
+    std::vector<uint32_t> used(p.limits.size(), 0);
+    // Passes until nothing more fits this step (scheduling one may let a successor chain in).
+    for (bool progress = true; progress;) {
+      progress = false;
+      for (auto it = ready.begin(); it != ready.end();) {
+        const uint32_t i = it->second;
+        auto [min_step, start] = earliest(p, s, i);
+        const int r = p.ops[i].resource;
+        const bool room = r < 0 || used[static_cast<size_t>(r)] < p.limits[static_cast<size_t>(r)];
+        if (min_step > step || !room) {
+          ++it;
+          continue;
+        }
+        s.step[i] = step;
+        s.start_ns[i] = min_step == step ? start : 0;  // chained after inputs of this step, else at its start
+        if (r >= 0) ++used[static_cast<size_t>(r)];
+        ++done;
+        it = ready.erase(it);
+        for (uint32_t q : succ[i])
+          if (--waiting[q] == 0) ready.emplace(priority[q], q);
+        progress = true;
+      }
+    }
+    s.length = step + 1;
+  }
+  return s;
+}
+
+}  // namespace polydat::hls

@@ -1,0 +1,51 @@
+// Scheduling as a stated problem: operations with delays, dependences and
+// resource limits under a clock period. check() validates a problem;
+// verify() validates any schedule of it, whichever algorithm produced it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace polydat::hls {
+
+struct SchedOp {
+  std::vector<uint32_t> preds;  // operations of this problem it reads (each < its own index)
+  double delay_ns = 0;          // combinational delay through it
+  int resource = -1;            // index into the problem's limits, or -1 for unlimited
+};
+
+struct SchedulingProblem {
+  std::vector<SchedOp> ops;  // in a topological order: predecessors first
+  double period_ns = 1;
+  std::vector<uint32_t> limits;  // per resource: at most this many operations in one step
+
+  // Why the problem is malformed (empty when it is well-formed).
+  std::vector<std::string> check() const;
+};
+
+// A control step per operation and its start time within the step. Values
+// crossing a step boundary are registered; within a step, operations chain.
+struct Schedule {
+  std::vector<uint32_t> step;
+  std::vector<double> start_ns;
+  uint32_t length = 0;  // steps used (0 when there are no operations)
+
+  double finish(const SchedulingProblem& p, uint32_t op) const { return start_ns[op] + p.ops[op].delay_ns; }
+};
+
+// Why the schedule does not solve the problem (empty when it does):
+// dependences respected (a predecessor in an earlier step, or in the same
+// step finishing before the start), every chain within the period (an
+// operation longer than the period starts a step and nothing chains after
+// it), resource limits respected in every step.
+std::vector<std::string> verify(const SchedulingProblem& p, const Schedule& s);
+
+// As soon as possible, with chaining, ignoring resource limits.
+Schedule asap(const SchedulingProblem& p);
+// As late as possible within `length` steps (at least the ASAP length), with chaining.
+std::vector<uint32_t> alap_steps(const SchedulingProblem& p, uint32_t length);
+// Resource-constrained list scheduling with chaining; priority: the ALAP step.
+Schedule list_schedule(const SchedulingProblem& p);
+
+}  // namespace polydat::hls

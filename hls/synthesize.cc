@@ -1,0 +1,269 @@
+#include <algorithm>
+#include <map>
+
+#include "hls/design.h"
+
+namespace polydat::hls {
+
+uint64_t Design::latency(uint64_t iterations) const {
+  if (kind == DesignKind::Pipeline) return stages;
+  return 1 + pre_steps + loop_steps * (iterations + 1) + post_steps;
+}
+
+uint64_t Design::initiation_interval(uint64_t iterations) const {
+  if (kind == DesignKind::Pipeline) return 1;
+  return latency(iterations) + 1;  // back to idle once the result is taken
+}
+
+uint64_t Design::register_bits() const {
+  uint64_t bits = 0;
+  for (const Register& r : registers) bits += r.width;
+  if (kind == DesignKind::Fsm) {
+    if (dfg.loop)
+      for (ValueId s : dfg.loop->state) bits += dfg.nodes[s].width();
+    for (const DfgPort& o : dfg.outputs) bits += o.ty.bits();
+  }
+  return bits;
+}
+
+namespace {
+
+std::string value_name(const Dfg& g, ValueId v) {
+  const Node& n = g.nodes[v];
+  std::string name;
+  for (char c : n.name) name += std::isalnum(static_cast<unsigned char>(c)) || c == '_' ? c : '_';
+  return "v" + std::to_string(v) + (name.empty() ? "" : "_" + name);
+}
+
+class Synthesizer {
+ public:
+  Synthesizer(Design& d, const HlsOptions& o) : d_(d), options_(o) {}
+
+  std::optional<HlsError> run() {
+    const Dfg& g = d_.dfg;
+    d_.live = g.live();
+    d_.place.assign(g.nodes.size(), Placement{});
+    std::map<Region, std::vector<ValueId>> blocks;
+    for (ValueId v = 0; v < g.nodes.size(); ++v)
+      if (g.is_op(v) && d_.live[v]) blocks[d_.kind == DesignKind::Pipeline ? Region::Pre : g.nodes[v].region].push_back(v);
+    std::map<Region, uint32_t> length;
+    for (Region r : {Region::Pre, Region::Loop, Region::Post})
+      if (auto err = schedule_block(blocks[r], length[r])) return err;
+    if (d_.kind == DesignKind::Pipeline) {
+      d_.stages = std::max(1u, length[Region::Pre]);
+      bind_units(false);
+      pipeline_registers();
+    } else {
+      d_.pre_steps = length[Region::Pre];
+      d_.loop_steps = std::max(1u, length[Region::Loop]);
+      d_.post_steps = length[Region::Post];
+      for (ValueId v : blocks[Region::Pre]) d_.place[v].step = d_.pre_state(d_.place[v].step);
+      for (ValueId v : blocks[Region::Loop]) d_.place[v].step = d_.loop_state(d_.place[v].step);
+      for (ValueId v : blocks[Region::Post]) d_.place[v].step = d_.post_state(d_.place[v].step);
+      bind_units(options_.max_mul.has_value());
+      controller();
+      fsm_registers();
+    }
+    for (ValueId v = 0; v < g.nodes.size(); ++v)
+      if (g.is_op(v) && d_.live[v]) d_.critical_path_ns = std::max(d_.critical_path_ns, d_.place[v].finish_ns);
+    return std::nullopt;
+  }
+
+ private:
+  // Sized by the widest of the result and the operands (a comparison of u64 is 64 bits wide).
+  unsigned op_width(ValueId v) const {
+    const Node& n = d_.dfg.nodes[v];
+    unsigned w = n.width();
+    for (ValueId o : n.operands)
+      if (n.op != ir::OpKind::Phi || o != n.operands.back()) w = std::max(w, d_.dfg.nodes[o].width());
+    return w;
+  }
+
+  OpCost cost(ValueId v) const {
+    return op_cost(d_.target, d_.dfg.nodes[v].op, op_width(v), d_.dfg.constant_rhs(v));
+  }
+
+  // One block's operations as a scheduling problem, checked, solved, verified.
+  std::optional<HlsError> schedule_block(const std::vector<ValueId>& ops, uint32_t& length) {
+    std::map<ValueId, uint32_t> index;
+    for (uint32_t i = 0; i < ops.size(); ++i) index[ops[i]] = i;
+    SchedulingProblem p;
+    p.period_ns = d_.clock_ns;
+    const bool limit_mul = d_.kind == DesignKind::Fsm && options_.max_mul;
+    if (limit_mul) p.limits.push_back(*options_.max_mul);
+    for (ValueId v : ops) {
+      SchedOp o;
+      o.delay_ns = cost(v).delay_ns;
+      if (limit_mul && cost(v).unit == UnitClass::Mul) o.resource = 0;
+      for (ValueId operand : d_.dfg.nodes[v].operands)
+        if (auto it = index.find(operand); it != index.end()) o.preds.push_back(it->second);
+      p.ops.push_back(std::move(o));
+    }
+    if (auto problems = p.check(); !problems.empty())
+      return HlsError{"internal", "the scheduling problem is malformed: " + problems.front(), {}};
+    const Schedule s = list_schedule(p);
+    if (auto problems = verify(p, s); !problems.empty())
+      return HlsError{"internal", "the schedule does not verify: " + problems.front(), {}};
+    for (uint32_t i = 0; i < ops.size(); ++i)
+      d_.place[ops[i]] = Placement{s.step[i], s.start_ns[i], s.finish(p, i), -1};
+    length = s.length;
+    return std::nullopt;
+  }
+
+  // Every operation that is logic gets a unit; with a multiplier limit, the
+  // multiplications of different states share the limited units.
+  void bind_units(bool share_mul) {
+    const Dfg& g = d_.dfg;
+    std::map<uint32_t, uint32_t> muls_in_state;  // state -> how many multipliers it has taken
+    std::vector<int> shared_mul;                 // k-th multiplier -> unit
+    for (ValueId v = 0; v < g.nodes.size(); ++v) {
+      if (!g.is_op(v) || !d_.live[v]) continue;
+      const OpCost c = cost(v);
+      if (c.unit == UnitClass::Wire) continue;
+      const Node& n = g.nodes[v];
+      if (share_mul && c.unit == UnitClass::Mul) {
+        const uint32_t k = muls_in_state[d_.place[v].step]++;
+        if (k >= shared_mul.size()) {
+          shared_mul.push_back(static_cast<int>(d_.units.size()));
+          d_.units.push_back(FunctionalUnit{c.unit, n.op, 0, 0, {}});
+        }
+        FunctionalUnit& u = d_.units[static_cast<size_t>(shared_mul[k])];
+        u.width = std::max(u.width, op_width(v));
+        u.area = op_cost(d_.target, n.op, u.width, false).area;
+        u.ops.push_back(v);
+        d_.place[v].unit = shared_mul[k];
+        continue;
+      }
+      d_.place[v].unit = static_cast<int>(d_.units.size());
+      d_.units.push_back(FunctionalUnit{c.unit, n.op, op_width(v), c.area, {v}});
+    }
+  }
+
+  // Each value read after its stage is carried by one register per stage boundary.
+  void pipeline_registers() {
+    const Dfg& g = d_.dfg;
+    d_.last_use.assign(g.nodes.size(), 0);
+    for (ValueId v = 0; v < g.nodes.size(); ++v) {
+      if (!g.is_op(v) || !d_.live[v]) continue;
+      for (ValueId o : g.nodes[v].operands) d_.last_use[o] = std::max(d_.last_use[o], d_.place[v].step);
+    }
+    for (const DfgPort& out : g.outputs) d_.last_use[out.value] = d_.stages;
+    for (ValueId v = 0; v < g.nodes.size(); ++v) {
+      const Node& n = g.nodes[v];
+      if (!(n.kind == NodeKind::Input || (g.is_op(v) && d_.live[v]))) continue;
+      const uint32_t from = g.is_op(v) ? d_.place[v].step : 0;
+      for (uint32_t k = from; k < d_.last_use[v]; ++k)
+        d_.registers.push_back(Register{"p" + std::to_string(k) + "_" + value_name(g, v), n.width(), {v}, {}, k});
+    }
+  }
+
+  void controller() {
+    auto add_state = [&](std::string name, Region block) { d_.states.push_back(FsmState{std::move(name), block}); };
+    add_state("IDLE", Region::Pre);
+    d_.states.back().idle = true;
+    for (uint32_t k = 0; k < d_.pre_steps; ++k) add_state("PRE" + std::to_string(k), Region::Pre);
+    for (uint32_t k = 0; k < d_.loop_steps; ++k) add_state("LOOP" + std::to_string(k), Region::Loop);
+    for (uint32_t k = 0; k < d_.post_steps; ++k) add_state("POST" + std::to_string(k), Region::Post);
+    add_state("DONE", Region::Post);
+    d_.states.back().done = true;
+    auto go = [&](uint32_t from, uint32_t to, Cond c) { d_.transitions.push_back(FsmTransition{from, to, c}); };
+    go(d_.idle_state(), d_.pre_steps ? d_.pre_state(0) : d_.loop_state(0), Cond::InValid);
+    for (uint32_t k = 0; k + 1 < d_.pre_steps; ++k) go(d_.pre_state(k), d_.pre_state(k + 1), Cond::Always);
+    if (d_.pre_steps) go(d_.pre_state(d_.pre_steps - 1), d_.loop_state(0), Cond::Always);
+    for (uint32_t k = 0; k + 1 < d_.loop_steps; ++k) go(d_.loop_state(k), d_.loop_state(k + 1), Cond::Always);
+    const uint32_t last_loop = d_.loop_state(d_.loop_steps - 1);
+    go(last_loop, d_.loop_state(0), Cond::LoopContinue);
+    go(last_loop, d_.post_steps ? d_.post_state(0) : d_.done_state(), Cond::LoopDone);
+    for (uint32_t k = 0; k + 1 < d_.post_steps; ++k) go(d_.post_state(k), d_.post_state(k + 1), Cond::Always);
+    if (d_.post_steps) go(d_.post_state(d_.post_steps - 1), d_.done_state(), Cond::Always);
+    go(d_.done_state(), d_.idle_state(), Cond::OutReady);
+  }
+
+  // Values read in a later state than the one computing them need a register;
+  // lifetimes that do not overlap share one (left-edge, per width).
+  void fsm_registers() {
+    const Dfg& g = d_.dfg;
+    const size_t n = g.nodes.size();
+    std::vector<uint32_t> def(n, 0), end(n, 0);
+    std::vector<bool> wanted(n, false);
+    auto use = [&](ValueId v, uint32_t at) {
+      const NodeKind k = g.nodes[v].kind;
+      if (k != NodeKind::Input && k != NodeKind::Op) return;
+      end[v] = std::max(end[v], at);
+      wanted[v] = true;
+    };
+    for (ValueId v = 0; v < n; ++v) {
+      if (g.is_op(v) && d_.live[v]) def[v] = d_.place[v].step;
+      if (!g.is_op(v) || !d_.live[v]) continue;
+      for (ValueId o : g.nodes[v].operands) use(o, d_.place[v].step);
+    }
+    const uint32_t last_loop = d_.loop_state(d_.loop_steps - 1);
+    for (ValueId v : g.loop->init) use(v, d_.entry_state());
+    for (ValueId v : g.loop->next) use(v, last_loop);
+    use(g.loop->cond, last_loop);
+    for (const DfgPort& o : g.outputs) use(o.value, d_.finish_state());
+    // A value from before the loop that the loop reads stays until the loop's last state.
+    std::vector<bool> read_by_loop(n, false);
+    for (ValueId u = 0; u < n; ++u)
+      if (g.is_op(u) && d_.live[u] && g.nodes[u].region == Region::Loop)
+        for (ValueId o : g.nodes[u].operands) read_by_loop[o] = true;
+    for (ValueId v : g.loop->next) read_by_loop[v] = true;
+    read_by_loop[g.loop->cond] = true;
+    for (ValueId v = 0; v < n; ++v) {
+      const bool before_loop = g.nodes[v].kind == NodeKind::Input || g.nodes[v].region == Region::Pre;
+      if (wanted[v] && before_loop && read_by_loop[v]) end[v] = std::max(end[v], last_loop);
+    }
+    struct Life {
+      ValueId v;
+      uint32_t from, to;
+    };
+    std::map<unsigned, std::vector<Life>> by_width;
+    for (ValueId v = 0; v < n; ++v)
+      if (wanted[v] && end[v] > def[v]) by_width[g.nodes[v].width()].push_back(Life{v, def[v], end[v]});
+    d_.reg_of.assign(n, -1);
+    for (auto& [width, lives] : by_width) {
+      std::stable_sort(lives.begin(), lives.end(), [](const Life& a, const Life& b) { return a.from < b.from; });
+      std::vector<size_t> mine;  // registers of this width
+      for (const Life& l : lives) {
+        int chosen = -1;
+        for (size_t r : mine)
+          if (d_.registers[r].lifetimes.back().second <= l.from) {
+            chosen = static_cast<int>(r);
+            break;
+          }
+        if (chosen < 0) {
+          chosen = static_cast<int>(d_.registers.size());
+          mine.push_back(d_.registers.size());
+          d_.registers.push_back(Register{"r" + std::to_string(d_.registers.size()) + "_w" + std::to_string(width), width,
+                                          {}, {}, 0});
+        }
+        Register& r = d_.registers[static_cast<size_t>(chosen)];
+        r.values.push_back(l.v);
+        r.lifetimes.emplace_back(l.from, l.to);
+        d_.reg_of[l.v] = chosen;
+      }
+    }
+  }
+
+  Design& d_;
+  const HlsOptions& options_;
+};
+
+}  // namespace
+
+ir::Expected<Design, HlsError> synthesize(const ir::CategoryIr& ir, ir::FuncId f, const std::vector<bool>& config_fields,
+                                          const HlsOptions& options) {
+  auto kind = single_loop_fsm(ir, f);
+  if (!kind) return kind.error();
+  auto dfg = build_dfg(ir, f, config_fields);
+  if (!dfg) return dfg.error();
+  Design d;
+  d.kind = *kind;
+  d.target = options.target;
+  d.clock_ns = options.clock_ns.value_or(default_clock_ns(options.target));
+  d.dfg = std::move(*dfg);
+  if (auto err = Synthesizer(d, options).run()) return *err;
+  return d;
+}
+
+}  // namespace polydat::hls
