@@ -47,8 +47,8 @@ ir::Expected<DesignKind, HlsError> single_loop_fsm(const ir::CategoryIr& g, ir::
   if (loops.size() > 1) {
     const ir::Object& second = g.object(loops[1].merges.front());
     return HlsError{"two-loops",
-                    "this is loop " + std::to_string(loops.size()) + " of " + std::to_string(loops.size()) +
-                        " in the kernel; hardware takes at most one loop (an FSM around one loop body)",
+                    "a second loop: the kernel has " + std::to_string(loops.size()) +
+                        " loops, and hardware takes at most one (an FSM around one loop body)",
                     second.loc};
   }
   if (!loops.empty() && loops[0].merges.size() > 1) {

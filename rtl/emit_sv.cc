@@ -50,14 +50,25 @@ class Emitter {
   explicit Emitter(const Design& d) : d_(d), g_(d.dfg) {
     if (d.kind == DesignKind::Pipeline)
       for (size_t r = 0; r < d.registers.size(); ++r) pipeline_regs_[{d.registers[r].values[0], d.registers[r].stage}] = r;
+    for (ValueId v = 0; v < g_.nodes.size(); ++v) {
+      if (!live_op(v)) continue;
+      const OpKind op = node(v).op;
+      const bool slices_first = op == OpKind::Cast || op == OpKind::Shl || op == OpKind::Shr || op == OpKind::Rotl ||
+                                op == OpKind::Rotr;
+      if (slices_first && node(node(v).operands[0]).kind == NodeKind::Constant) sliced_.insert(node(v).operands[0]);
+    }
   }
 
   std::string run() {
     header();
+    // Truncating casts and shift amounts read only some bits of a value (and a
+    // kernel may ignore an input): those partial reads are intended.
+    line("/* verilator lint_off UNUSEDSIGNAL */");
     ports();
     if (d_.kind == DesignKind::Fsm) state_encoding();
     helper_functions();
     declarations();
+    line("/* verilator lint_on UNUSEDSIGNAL */");
     datapath();
     if (d_.kind == DesignKind::Pipeline) pipeline_control();
     else fsm_control();
@@ -147,6 +158,7 @@ class Emitter {
   // ---- declarations ----
 
   void declarations() {
+    for (ValueId v : sliced_) line("  logic " + range(width(v)) + constant_wire(v) + ";");
     for (ValueId v = 0; v < g_.nodes.size(); ++v)
       if (live_op(v)) line("  logic " + range(width(v)) + wire(v) + ";");
     for (const hls::Register& r : d_.registers) line("  logic " + range(r.width) + r.name + ";");
@@ -162,11 +174,16 @@ class Emitter {
 
   // ---- where a value is read ----
 
+  // A constant read where it is sliced (casts, shifts, rotations) has a wire:
+  // SystemVerilog cannot index a literal.
+  bool sliced_constant(ValueId v) const { return node(v).kind == NodeKind::Constant && sliced_.count(v); }
+  std::string constant_wire(ValueId v) const { return "k" + std::to_string(v); }
+
   // The signal carrying value v during control step `at` (a pipeline stage or an FSM state).
   std::string signal(ValueId v, uint32_t at) const {
     const hls::Node& n = node(v);
     switch (n.kind) {
-      case NodeKind::Constant: return literal(n.width(), n.constant);
+      case NodeKind::Constant: return sliced_constant(v) ? constant_wire(v) : literal(n.width(), n.constant);
       case NodeKind::Config: return "cfg_" + n.name;
       case NodeKind::State: return state_reg(v);
       case NodeKind::Input:
@@ -192,6 +209,7 @@ class Emitter {
   // ---- the datapath: one assignment per operation ----
 
   void datapath() {
+    for (ValueId v : sliced_) line("  assign " + constant_wire(v) + " = " + literal(width(v), node(v).constant) + ";");
     for (ValueId v = 0; v < g_.nodes.size(); ++v)
       if (live_op(v)) line("  assign " + wire(v) + " = " + expression(v) + ";");
   }
@@ -412,6 +430,7 @@ class Emitter {
   const Dfg& g_;
   unsigned state_bits_ = 1;
   std::map<std::pair<ValueId, uint32_t>, size_t> pipeline_regs_;  // (value, stage it ends) -> register
+  std::set<ValueId> sliced_;                                       // constants that need a wire
   std::string out_;
 };
 
