@@ -6,6 +6,10 @@
 #include <vector>
 
 #include "../ir/example_kernel.h"
+#include "frontend/compile.h"
+#include "hls/design.h"
+#include "ir/pass_pipeline.h"
+#include "rtl/emit_sv.h"
 #include "ir/builder.h"
 #include "ir/interp.h"
 #include "ir/mermaid.h"
@@ -95,10 +99,53 @@ void bench_interpreter() {
   fmt::print("  ratio            {:>10.0f}x slower than hand-written (the oracle is clear, not fast)\n", ti / th);
   fmt::print("  results agree: {} (checksum {})\n", sum_i == sum_check ? "yes" : "NO", sum_h % 997);
 }
+// A kernel of about `ops` operations: a chain of bindings mixing add, xor,
+// rotate and multiply by a constant, each reading the two before it.
+std::string generated_kernel(int ops) {
+  std::string k = "input cycle: u64\nb0 := cycle ^ 0x9E3779B97F4A7C15\nb1 := rotl(cycle, 7) + 1\n";
+  const int bindings = ops / 3;
+  for (int i = 2; i < bindings; ++i)
+    k += fmt::format("b{} := (b{} + rotl(b{}, {})) ^ (b{} * 3)\n", i, i - 1, i - 2, i % 63 + 1, i - 2);
+  k += fmt::format("output b{}\n", bindings - 1);
+  return k;
+}
+
+void bench_compile_time() {
+  fmt::print("\nCompile time against kernel size (generated chains; one run each)\n");
+  fmt::print("  {:>8} {:>10} {:>10} {:>10} {:>10} {:>10}  {:>8} {:>7}\n", "ops", "frontend", "optimize", "hls",
+             "emit-sv", "total ms", "us/op", "stages");
+  for (int ops : {100, 1'000, 10'000}) {
+    const std::string text = generated_kernel(ops);
+    auto t0 = Clock::now();
+    const frontend::CompileResult r = frontend::compile_source("gen.gk", text);
+    const double front = seconds_since(t0);
+    if (!r.ok()) {
+      fmt::print("  (the generated kernel does not compile)\n");
+      return;
+    }
+    t0 = Clock::now();
+    auto opt = ir::optimize(*r.ir);
+    const double optimize = seconds_since(t0);
+    t0 = Clock::now();
+    auto d = hls::synthesize(*opt, opt->entry(), {false}, hls::HlsOptions{});
+    const double synth = seconds_since(t0);
+    t0 = Clock::now();
+    const std::string sv = d ? rtl::emit_sv(*d) : "";
+    const double emit = seconds_since(t0);
+    size_t scheduled = 0;
+    if (d)
+      for (hls::ValueId v = 0; v < d->dfg.nodes.size(); ++v) scheduled += d->dfg.is_op(v) && d->live[v];
+    const double total = front + optimize + synth + emit;
+    fmt::print("  {:>8} {:>10.1f} {:>10.1f} {:>10.1f} {:>10.1f} {:>10.1f}  {:>8.1f} {:>7}\n", scheduled, front * 1e3,
+               optimize * 1e3, synth * 1e3, emit * 1e3, total * 1e3, total / std::max<size_t>(1, scheduled) * 1e6,
+               d ? d->stages : 0);
+  }
+}
 }  // namespace
 
 int main() {
   bench_ir_scale();
   bench_interpreter();
+  bench_compile_time();
   return 0;
 }
