@@ -120,6 +120,7 @@ Expected<Value, InterpError> Interpreter::run(FuncId f, const Value& input) {
   };
   std::vector<Activation> acts;
   std::vector<Frame> frames;
+  last_iterations_ = 0;
 
   auto enter = [&](FuncId callee, const Value& arg, size_t caller, ObjectId receiver) -> Expected<Unit, InterpError> {
     auto prog = program(callee);
@@ -148,6 +149,7 @@ Expected<Value, InterpError> Interpreter::run(FuncId f, const Value& input) {
       if (fr.loop >= 0) {  // end of an iteration whose guard held: take the back edge
         const LoopPlan& lp = a.prog->loops[static_cast<size_t>(fr.loop)];
         const Value& route = val(lp.back_route);
+        ++last_iterations_;
         if (++fr.iterations > options_.max_iterations)
           return InterpError{InterpErrorKind::IterationLimit,
                              "the loop ran more than " + std::to_string(options_.max_iterations) + " iterations",

@@ -44,6 +44,10 @@ class Interpreter {
   Expected<Value, InterpError> run(FuncId f, const Value& input);
   Expected<Value, InterpError> run(const Value& input) { return run(ir_.entry(), input); }
 
+  // Back edges taken (loop iterations, summed over every loop run) in the last
+  // run: a single-loop kernel's trip count, which hardware latency depends on.
+  uint64_t last_iterations() const { return last_iterations_; }
+
  private:
   struct Program;
   Expected<const Program*, InterpError> program(FuncId f);
@@ -52,6 +56,7 @@ class Interpreter {
   InterpOptions options_;
   std::vector<uint32_t> local_;  // object -> slot in its function's frame
   std::map<uint32_t, std::unique_ptr<Program>> programs_;
+  uint64_t last_iterations_ = 0;
 };
 
 // One-shot convenience.

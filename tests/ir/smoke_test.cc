@@ -33,3 +33,16 @@ TEST_CASE("shapes evaluate to hand-derived values") {
   CHECK(eval(shapes::pipeline(), 4) == 39);
   CHECK(eval(shapes::with_call(), 3) == 12);
 }
+
+TEST_CASE("the interpreter counts the back edges of its last run") {
+  const CategoryIr g = shapes::sum_to_n();
+  Interpreter interp(g);
+  REQUIRE(interp.run(shapes::u64(10)).ok());
+  CHECK(interp.last_iterations() == 10);  // i = 1..10 pass the guard
+  REQUIRE(interp.run(shapes::u64(0)).ok());
+  CHECK(interp.last_iterations() == 0);
+  const CategoryIr nested = shapes::nested_loops();
+  Interpreter in2(nested);
+  REQUIRE(in2.run(shapes::u64(4)).ok());
+  CHECK(in2.last_iterations() == 4 + (0 + 1 + 2 + 3));  // outer back edges plus every inner one
+}
