@@ -1,0 +1,39 @@
+// One interface for every engine: a batch of input tuples in, output tuples
+// out, with cycle stamps for the engines that have cycles.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/expected.h"
+#include "ir/value.h"
+
+namespace polydat::sim {
+
+// A batch: each evaluation's streamed inputs (in_* ports, in order), and the
+// effectively-const inputs (cfg_* ports), held for the whole batch.
+struct Batch {
+  std::vector<std::vector<ir::Value>> inputs;
+  std::vector<ir::Value> configs;
+};
+
+struct EngineRun {
+  std::vector<std::vector<ir::Value>> outputs;  // per evaluation, the out_* values in order
+  // Cycle-accurate engines: when each input was accepted and each result taken.
+  std::vector<uint64_t> accepted_at, delivered_at;
+  uint64_t cycles = 0;
+  // The interpreter: loop iterations per evaluation (the FSM latency depends on them).
+  std::vector<uint64_t> iterations;
+  double seconds = 0;  // wall time of the run itself (not of building the engine)
+};
+
+class Engine {
+ public:
+  virtual ~Engine() = default;
+  virtual std::string name() const = 0;
+  virtual ir::Expected<EngineRun, std::string> run(const Batch& batch) = 0;
+};
+
+}  // namespace polydat::sim

@@ -1,0 +1,49 @@
+// A kernel's SystemVerilog as an engine: verilated with a generated testbench,
+// built once per distinct design (cached by a hash of the sources and flags),
+// run on a batch.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "hls/design.h"
+#include "sim/engine.h"
+
+namespace polydat::sim {
+
+struct VerilatorOptions {
+  double stall = 0;             // probability that in_valid and out_ready are each low in a cycle
+  uint64_t seed = 1;            // for the stalls and the random initial register values
+  std::string trace;            // an .fst (or .vcd) file to write, when not empty
+  std::filesystem::path cache;  // where built models are kept (default: default_cache_dir())
+  uint64_t max_idle = 1'000'000;  // cycles without a result before the run is called a hang
+};
+
+// $POLYDAT_CACHE, else $XDG_CACHE_HOME/polydat, else ~/.cache/polydat.
+std::filesystem::path default_cache_dir();
+
+class VerilatorEngine final : public Engine {
+ public:
+  VerilatorEngine(const hls::Design& design, VerilatorOptions options);
+  std::string name() const override { return "verilator"; }
+
+  // Verilates and builds the model (or finds it in the cache).
+  ir::Expected<std::filesystem::path, std::string> prepare();
+  ir::Expected<EngineRun, std::string> run(const Batch& batch) override;
+
+  // What the last run printed right after reset (in_ready, out_valid, outputs).
+  const std::string& post_reset() const { return post_reset_; }
+  bool built_now() const { return built_now_; }  // false when the cache had the model
+  const std::string& sv() const { return sv_; }
+
+ private:
+  const hls::Design& design_;
+  VerilatorOptions options_;
+  std::string module_;
+  std::string sv_, tb_;
+  std::filesystem::path binary_;
+  std::string post_reset_;
+  bool built_now_ = false;
+};
+
+}  // namespace polydat::sim
