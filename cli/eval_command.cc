@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/stimulus.h"
 #include "cli/values.h"
 #include "frontend/compile.h"
 #include "ir/interp.h"
@@ -13,55 +14,7 @@ namespace polydat::cli {
 namespace {
 using frontend::Port;
 
-struct UsageError {};  // a malformed option: exit 2, like the parser's own errors
-
 void user_error(const std::string& message) { fmt::print(stderr, "error: {}\n", message); }
-
-// Every port's value for the evaluations: --set, else the extern's default.
-// The iterated input (index `iterated`) is left empty.
-std::optional<std::vector<ir::Value>> port_values(const frontend::Unit& k, const std::vector<std::string>& sets,
-                                                  std::optional<size_t> iterated) {
-  std::map<std::string, std::string> given;
-  for (const std::string& s : sets) {
-    const size_t eq = s.find('=');
-    if (eq == std::string::npos || eq == 0) {
-      user_error("--set takes NAME=VALUE, not '" + s + "'");
-      throw UsageError{};
-    }
-    given[s.substr(0, eq)] = s.substr(eq + 1);
-  }
-  std::vector<ir::Value> values(k.params.size());
-  for (size_t i = 0; i < k.params.size(); ++i) {
-    const Port& p = k.params[i];
-    auto it = given.find(p.name);
-    if (iterated && i == *iterated) {
-      if (it != given.end()) {
-        user_error("'" + p.name + "' is the input --cycles iterates; it cannot be --set");
-        return std::nullopt;
-      }
-      continue;
-    }
-    if (it != given.end()) {
-      auto v = parse_value(it->second, p.ty);
-      if (!v) {
-        user_error("'" + it->second + "' is not a " + ir::ty_label(p.ty) + " value for '" + p.name + "'");
-        return std::nullopt;
-      }
-      values[i] = *v;
-      given.erase(it);
-    } else if (p.default_constant) {
-      values[i] = *p.default_constant;
-    } else {
-      user_error("'" + p.name + "' has no value: give it with --set " + p.name + "=VALUE");
-      return std::nullopt;
-    }
-  }
-  if (!given.empty()) {
-    user_error("the kernel has no input or extern named '" + given.begin()->first + "'");
-    return std::nullopt;
-  }
-  return values;
-}
 
 struct Table {
   std::vector<std::string> header;
@@ -141,16 +94,14 @@ int eval_command(const EvalArgs& args) {
   fmt::print(stderr, "{}", r.render_diagnostics());
   if (!r.ok()) return kUserError;
   const frontend::Unit& k = r.kernel();
-  std::optional<size_t> iterated;
-  for (size_t i = 0; i < k.params.size() && !iterated; ++i)
-    if (!k.params[i].is_extern) iterated = i;
-  std::optional<std::vector<ir::Value>> values;
+  std::optional<Stimulus> stimulus;
   try {
-    values = port_values(k, args.sets, iterated);
+    stimulus = Stimulus::make(k, args.sets);
   } catch (const UsageError&) {
     return kUsageError;
   }
-  if (!values) return kUserError;
+  if (!stimulus) return kUserError;
+  const std::optional<size_t> iterated = stimulus->iterated();
 
   const ir::CategoryIr& g = *r.ir;
   const ir::Ty in_ty = g.object(g.func(g.entry()).input).ty;
@@ -161,17 +112,9 @@ int eval_command(const EvalArgs& args) {
   const uint64_t count = iterated ? range->end - range->begin : 1;
   for (uint64_t n = 0; n < count; ++n) {
     const uint64_t cycle = range->begin + n;
-    std::vector<ir::Value> fields = *values;
-    if (iterated) {
-      const ir::Ty& t = k.params[*iterated].ty;
-      auto v = parse_value(std::to_string(cycle), t);
-      if (!v) {
-        user_error("cycle " + std::to_string(cycle) + " does not fit '" + k.params[*iterated].name + "' (" + ir::ty_label(t) + ")");
-        return kUserError;
-      }
-      fields[*iterated] = *v;
-    }
-    auto out = interp.run(in_ty.is_unit() ? ir::Value() : ir::Value::structure(in_ty, std::move(fields)));
+    auto fields = stimulus->at(cycle);
+    if (!fields) return kUserError;
+    auto out = interp.run(in_ty.is_unit() ? ir::Value() : ir::Value::structure(in_ty, std::move(*fields)));
     if (!out) {
       const ir::SourceLoc& at = out.error().loc;
       const std::string message = out.error().message + " (at cycle " + std::to_string(cycle) + ")";

@@ -6,6 +6,7 @@
 #include "cli/commands.h"
 #include "frontend/compile.h"
 #include "hls/report.h"
+#include "hls/schedule_svg.h"
 #include "ir/pass_pipeline.h"
 #include "rtl/emit_sv.h"
 
@@ -71,6 +72,7 @@ int hls_command(const HlsArgs& args) {
   auto d = design_for(args.file, args.lib_paths, *options, r);
   if (!d) return kUserError;
   if (args.format == "json") fmt::print("{}", hls::report_json(*d));
+  else if (args.format == "svg") fmt::print("{}", hls::schedule_svg(*d));
   else fmt::print("{}", hls::report_text(*d));
   return kOk;
 }
@@ -83,7 +85,7 @@ int emit_sv_command(const HlsArgs& args, const std::string& out_dir) {
   if (!d) return kUserError;
   std::error_code ec;
   std::filesystem::create_directories(out_dir, ec);
-  const std::string name = rtl::module_name(d->dfg.name);
+  const std::string name = rtl::module_name(*d);
   const std::filesystem::path sv = std::filesystem::path(out_dir) / (name + ".sv");
   const std::filesystem::path report = std::filesystem::path(out_dir) / (name + ".report.txt");
   std::ofstream(sv) << rtl::emit_sv(*d);

@@ -42,8 +42,8 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"ice40", "generic"}));
   hls_cmd->add_option("--clock-ns", hls.clock_ns, "the clock period (default: the target's)");
   hls_cmd->add_option("--max-mul", hls.max_mul, "FSMs: at most N multipliers, shared across states");
-  hls_cmd->add_option("--format", hls.format, "text or json")->capture_default_str()
-      ->check(CLI::IsMember({"text", "json"}));
+  hls_cmd->add_option("--format", hls.format, "text, json or svg (the schedule picture)")->capture_default_str()
+      ->check(CLI::IsMember({"text", "json", "svg"}));
   hls_cmd->add_option("-L", hls.lib_paths, "a folder to search for modules (repeatable)")->allow_extra_args(false);
 
   HlsArgs emit;

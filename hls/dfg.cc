@@ -15,6 +15,13 @@ bool Dfg::constant_rhs(ValueId v) const {
   return n.operands.size() >= 2 && nodes[n.operands[1]].kind == NodeKind::Constant;
 }
 
+bool Dfg::constant_operand(ValueId v) const {
+  const Node& n = nodes[v];
+  if (n.op == ir::OpKind::Mul && n.operands.size() == 2)
+    return nodes[n.operands[0]].kind == NodeKind::Constant || nodes[n.operands[1]].kind == NodeKind::Constant;
+  return constant_rhs(v);
+}
+
 std::vector<bool> Dfg::live() const {
   std::vector<bool> live(nodes.size(), false);
   std::vector<ValueId> work;
@@ -149,7 +156,7 @@ class Builder {
 
   // x ** k for a constant k: square and multiply, wrapping at the width.
   ValueId power(ValueId base, uint64_t k, const ir::Object& target, ir::SourceLoc loc) {
-    const ir::Ty& ty = dfg_.nodes[base].ty;
+    const ir::Ty ty = dfg_.nodes[base].ty;  // a copy: add() may move the nodes
     Node one;
     one.kind = NodeKind::Constant;
     one.ty = ty;

@@ -62,6 +62,9 @@ struct Dfg {
   bool is_op(ValueId v) const { return nodes[v].kind == NodeKind::Op; }
   // Whether an operation's second operand is a constant (shifts by a constant are wiring).
   bool constant_rhs(ValueId v) const;
+  // Whether an operation has a constant operand where its cost depends on it:
+  // the amount of a shift or rotation, either side of a multiplication.
+  bool constant_operand(ValueId v) const;
   // Every value that outputs, the loop's next state or its guard need.
   std::vector<bool> live() const;
 };

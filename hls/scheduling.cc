@@ -12,12 +12,6 @@ constexpr double kEps = 1e-9;
 
 std::string op_text(uint32_t i) { return "operation " + std::to_string(i); }
 
-// Whether an operation of `delay` may start at `start` within a step: it fits
-// the period, or it is longer than the period and starts the step alone.
-bool fits(double start, double delay, double period) {
-  return start + delay <= period + kEps || (delay > period && start <= kEps);
-}
-
 // Successor lists from predecessor lists.
 std::vector<std::vector<uint32_t>> successors(const SchedulingProblem& p) {
   std::vector<std::vector<uint32_t>> succ(p.ops.size());
@@ -26,14 +20,18 @@ std::vector<std::vector<uint32_t>> successors(const SchedulingProblem& p) {
   return succ;
 }
 
-// The earliest (step, start) an operation can take given where its inputs are.
+// The earliest (step, start) an operation can take given where its inputs are:
+// chained after the inputs of their last step if it still fits the period;
+// an operation longer than the period never chains (it starts a step).
 std::pair<uint32_t, double> earliest(const SchedulingProblem& p, const Schedule& s, uint32_t i) {
+  if (p.ops[i].preds.empty()) return {0, 0.0};
   uint32_t step = 0;
   for (uint32_t q : p.ops[i].preds) step = std::max(step, s.step[q]);
   double start = 0;
   for (uint32_t q : p.ops[i].preds)
     if (s.step[q] == step) start = std::max(start, s.finish(p, q));
-  if (!p.ops[i].preds.empty() && !fits(start, p.ops[i].delay_ns, p.period_ns)) return {step + 1, 0.0};
+  const double delay = p.ops[i].delay_ns;
+  if (delay > p.period_ns + kEps || start + delay > p.period_ns + kEps) return {step + 1, 0.0};
   return {step, start};
 }
 }  // namespace
@@ -46,7 +44,7 @@ std::vector<std::string> SchedulingProblem::check() const {
     if (!(o.delay_ns >= 0) || !std::isfinite(o.delay_ns)) problems.push_back(op_text(i) + " has a negative or unknown delay");
     for (uint32_t q : o.preds)
       if (q >= i) problems.push_back(op_text(i) + " reads " + op_text(q) + ", which does not come before it");
-    if (o.resource >= static_cast<int>(limits.size()))
+    if (o.resource < -1 || o.resource >= static_cast<int>(limits.size()))
       problems.push_back(op_text(i) + " uses an unknown resource " + std::to_string(o.resource));
   }
   for (size_t r = 0; r < limits.size(); ++r)

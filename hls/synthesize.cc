@@ -79,8 +79,14 @@ class Synthesizer {
     return w;
   }
 
+  // A general multiplication (by a variable): what --max-mul limits and shares.
+  // Multiplications by a constant are shift-and-add, units of their own.
+  bool shared_multiplier(ValueId v) const {
+    return cost(v).unit == UnitClass::Mul && !d_.dfg.constant_operand(v);
+  }
+
   OpCost cost(ValueId v) const {
-    return op_cost(d_.target, d_.dfg.nodes[v].op, op_width(v), d_.dfg.constant_rhs(v));
+    return op_cost(d_.target, d_.dfg.nodes[v].op, op_width(v), d_.dfg.constant_operand(v));
   }
 
   // One block's operations as a scheduling problem, checked, solved, verified.
@@ -94,7 +100,7 @@ class Synthesizer {
     for (ValueId v : ops) {
       SchedOp o;
       o.delay_ns = cost(v).delay_ns;
-      if (limit_mul && cost(v).unit == UnitClass::Mul) o.resource = 0;
+      if (limit_mul && shared_multiplier(v)) o.resource = 0;
       for (ValueId operand : d_.dfg.nodes[v].operands)
         if (auto it = index.find(operand); it != index.end()) o.preds.push_back(it->second);
       p.ops.push_back(std::move(o));
@@ -121,7 +127,7 @@ class Synthesizer {
       const OpCost c = cost(v);
       if (c.unit == UnitClass::Wire) continue;
       const Node& n = g.nodes[v];
-      if (share_mul && c.unit == UnitClass::Mul) {
+      if (share_mul && shared_multiplier(v)) {
         const uint32_t k = muls_in_state[d_.place[v].step]++;
         if (k >= shared_mul.size()) {
           shared_mul.push_back(static_cast<int>(d_.units.size()));
@@ -209,9 +215,12 @@ class Synthesizer {
         for (ValueId o : g.nodes[u].operands) read_by_loop[o] = true;
     for (ValueId v : g.loop->next) read_by_loop[v] = true;
     read_by_loop[g.loop->cond] = true;
+    // It must also survive the writes of the loop's last state, which happen
+    // every iteration: its lifetime ends one state later, so nothing written
+    // inside the loop can share its register.
     for (ValueId v = 0; v < n; ++v) {
       const bool before_loop = g.nodes[v].kind == NodeKind::Input || g.nodes[v].region == Region::Pre;
-      if (wanted[v] && before_loop && read_by_loop[v]) end[v] = std::max(end[v], last_loop);
+      if (wanted[v] && before_loop && read_by_loop[v]) end[v] = std::max(end[v], last_loop + 1);
     }
     struct Life {
       ValueId v;

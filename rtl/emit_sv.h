@@ -4,13 +4,23 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "hls/design.h"
 
 namespace polydat::rtl {
 
-// The module's name for a kernel name (a valid SystemVerilog identifier).
-std::string module_name(const std::string& kernel);
+// The module's name: the kernel's name as an identifier, prefixed with `k_`
+// while it is a SystemVerilog keyword or the name of a signal inside the module.
+std::string module_name(const hls::Design& design);
+
+// The data ports: cfg_, in_ or out_ before the source name; a name already taken
+// (by the handshake, e.g. an input called `valid`, or an earlier port) gets the
+// first free suffix _0, _1, ... Same order as the DFG's configs, inputs, outputs.
+struct PortNames {
+  std::vector<std::string> configs, inputs, outputs;
+};
+PortNames port_names(const hls::Design& design);
 
 std::string emit_sv(const hls::Design& design);
 

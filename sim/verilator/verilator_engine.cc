@@ -63,7 +63,7 @@ std::string tail(const std::string& text, size_t lines) {
 }  // namespace
 
 VerilatorEngine::VerilatorEngine(const hls::Design& design, VerilatorOptions options)
-    : design_(design), options_(std::move(options)), module_(rtl::module_name(design.dfg.name)) {
+    : design_(design), options_(std::move(options)), module_(rtl::module_name(design)) {
   if (options_.cache.empty()) options_.cache = default_cache_dir();
   sv_ = rtl::emit_sv(design_);
   tb_ = testbench_cpp(design_, module_);

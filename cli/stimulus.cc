@@ -1,0 +1,75 @@
+#include "cli/stimulus.h"
+
+#include <fmt/core.h>
+
+#include <map>
+
+#include "cli/values.h"
+
+namespace polydat::cli {
+
+namespace {
+void user_error(const std::string& message) { fmt::print(stderr, "error: {}\n", message); }
+}  // namespace
+
+std::optional<Stimulus> Stimulus::make(const frontend::Unit& k, const std::vector<std::string>& sets) {
+  Stimulus s;
+  s.kernel_ = &k;
+  for (size_t i = 0; i < k.params.size() && !s.iterated_; ++i)
+    if (!k.params[i].is_extern) s.iterated_ = i;
+  std::map<std::string, std::string> given;
+  for (const std::string& set : sets) {
+    const size_t eq = set.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      user_error("--set takes NAME=VALUE, not '" + set + "'");
+      throw UsageError{};
+    }
+    given[set.substr(0, eq)] = set.substr(eq + 1);
+  }
+  s.values_.resize(k.params.size());
+  for (size_t i = 0; i < k.params.size(); ++i) {
+    const frontend::Port& p = k.params[i];
+    auto it = given.find(p.name);
+    if (s.iterated_ && i == *s.iterated_) {
+      if (it != given.end()) {
+        user_error("'" + p.name + "' is the input --cycles iterates; it cannot be --set");
+        return std::nullopt;
+      }
+      continue;
+    }
+    if (it != given.end()) {
+      auto v = parse_value(it->second, p.ty);
+      if (!v) {
+        user_error("'" + it->second + "' is not a " + ir::ty_label(p.ty) + " value for '" + p.name + "'");
+        return std::nullopt;
+      }
+      s.values_[i] = *v;
+      given.erase(it);
+    } else if (p.default_constant) {
+      s.values_[i] = *p.default_constant;
+    } else {
+      user_error("'" + p.name + "' has no value: give it with --set " + p.name + "=VALUE");
+      return std::nullopt;
+    }
+  }
+  if (!given.empty()) {
+    user_error("the kernel has no input or extern named '" + given.begin()->first + "'");
+    return std::nullopt;
+  }
+  return s;
+}
+
+std::optional<std::vector<ir::Value>> Stimulus::at(uint64_t cycle) const {
+  std::vector<ir::Value> fields = values_;
+  if (!iterated_) return fields;
+  const frontend::Port& p = kernel_->params[*iterated_];
+  auto v = parse_value(std::to_string(cycle), p.ty);
+  if (!v) {
+    user_error("cycle " + std::to_string(cycle) + " does not fit '" + p.name + "' (" + ir::ty_label(p.ty) + ")");
+    return std::nullopt;
+  }
+  fields[*iterated_] = *v;
+  return fields;
+}
+
+}  // namespace polydat::cli

@@ -1,0 +1,34 @@
+// What `eval` and `cosim` feed a kernel: the first input takes the cycle, the
+// other inputs and the externs their --set values or defaults.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "frontend/program.h"
+#include "ir/value.h"
+
+namespace polydat::cli {
+
+struct UsageError {};  // a malformed option: exit 2, like the parser's own errors
+
+class Stimulus {
+ public:
+  // Reads NAME=VALUE settings against the kernel's ports. Prints what is wrong
+  // and returns nullopt (a user error), or throws UsageError (a malformed --set).
+  static std::optional<Stimulus> make(const frontend::Unit& kernel, const std::vector<std::string>& sets);
+
+  // The port --cycles iterates: the first streamed input, if any.
+  std::optional<size_t> iterated() const { return iterated_; }
+  // Every port's value at `cycle` (in the kernel's port order); nullopt, with
+  // a message printed, when the cycle does not fit the iterated port.
+  std::optional<std::vector<ir::Value>> at(uint64_t cycle) const;
+
+ private:
+  const frontend::Unit* kernel_ = nullptr;
+  std::optional<size_t> iterated_;
+  std::vector<ir::Value> values_;
+};
+
+}  // namespace polydat::cli
