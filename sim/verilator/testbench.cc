@@ -31,8 +31,12 @@ std::string testbench_cpp(const hls::Design& d, const std::string& m) {
 
 #include "V{m}.h"
 #include "verilated.h"
-#if VM_TRACE
+#if VM_TRACE_FST
 #include "verilated_fst_c.h"
+using Trace = VerilatedFstC;
+#elif VM_TRACE_VCD
+#include "verilated_vcd_c.h"
+using Trace = VerilatedVcdC;
 #endif
 
 int main(int argc, char** argv) {{
@@ -63,10 +67,10 @@ int main(int argc, char** argv) {{
   ctx->randSeed(static_cast<int>(seed % 2147483647ull) + 1);
   auto top = std::make_unique<V{m}>(ctx.get());
 #if VM_TRACE
-  std::unique_ptr<VerilatedFstC> tfp;
+  std::unique_ptr<Trace> tfp;
   if (argc > 6) {{
     ctx->traceEverOn(true);
-    tfp = std::make_unique<VerilatedFstC>();
+    tfp = std::make_unique<Trace>();
     top->trace(tfp.get(), 99);
     tfp->open(argv[6]);
   }}

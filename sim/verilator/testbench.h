@@ -10,7 +10,8 @@
 namespace polydat::sim {
 
 // The testbench source for a design whose module is `module_name`.
-//   usage: sim DATA OUT SEED STALL MAX_IDLE [TRACE.fst]
+//   usage: sim DATA OUT SEED STALL MAX_IDLE [TRACE]
+// (TRACE is written when the model is built with --trace-fst or --trace.)
 // DATA: "N INPUTS CONFIGS", the config values, then N lines of input values.
 // OUT:  "POSTRESET ..." (the outputs right after reset), "A cycle" per accepted
 // input, "R cycle v..." per result taken, then "END cycles" (or "HANG cycle").

@@ -25,10 +25,18 @@ fs::path default_cache_dir() {
 
 namespace {
 // The verilator invocation; its flags are part of the cache key.
-std::vector<std::string> verilator_flags(bool trace) {
+enum class TraceKind { None, Fst, Vcd };
+
+TraceKind trace_kind(const std::string& file) {
+  if (file.empty()) return TraceKind::None;
+  return fs::path(file).extension() == ".vcd" ? TraceKind::Vcd : TraceKind::Fst;
+}
+
+std::vector<std::string> verilator_flags(TraceKind trace) {
   std::vector<std::string> f = {"--cc", "--exe", "--build", "-j", "2", "-Wno-fatal", "--x-assign", "unique",
                                 "--x-initial", "unique", "-MAKEFLAGS", "OPT_FAST=-O1 OPT_GLOBAL=-O1 OPT_SLOW=-O1"};
-  if (trace) f.push_back("--trace-fst");
+  if (trace == TraceKind::Fst) f.push_back("--trace-fst");
+  if (trace == TraceKind::Vcd) f.push_back("--trace");
   return f;
 }
 
@@ -65,13 +73,13 @@ std::string tail(const std::string& text, size_t lines) {
 VerilatorEngine::VerilatorEngine(const hls::Design& design, VerilatorOptions options)
     : design_(design), options_(std::move(options)), module_(rtl::module_name(design)) {
   if (options_.cache.empty()) options_.cache = default_cache_dir();
-  sv_ = rtl::emit_sv(design_);
+  sv_ = options_.sv ? *options_.sv : rtl::emit_sv(design_);
   tb_ = testbench_cpp(design_, module_);
 }
 
 ir::Expected<fs::path, std::string> VerilatorEngine::prepare() {
   if (!binary_.empty()) return binary_;
-  const bool trace = !options_.trace.empty();
+  const TraceKind trace = trace_kind(options_.trace);
   std::string key_text = sv_ + "\n//tb\n" + tb_;
   for (const std::string& f : verilator_flags(trace)) key_text += " " + f;
   const uint64_t key = XXH3_64bits(key_text.data(), key_text.size());

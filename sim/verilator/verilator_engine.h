@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "hls/design.h"
@@ -14,7 +15,10 @@ namespace polydat::sim {
 struct VerilatorOptions {
   double stall = 0;             // probability that in_valid and out_ready are each low in a cycle
   uint64_t seed = 1;            // for the stalls and the random initial register values
-  std::string trace;            // an .fst (or .vcd) file to write, when not empty
+  std::string trace;            // a waveform to write, when not empty: .vcd, else FST
+  // The SystemVerilog to simulate instead of the design's own emission (the
+  // ports must be the design's): how tests plant a fault the harness must catch.
+  std::optional<std::string> sv;
   std::filesystem::path cache;  // where built models are kept (default: default_cache_dir())
   uint64_t max_idle = 1'000'000;  // cycles without a result before the run is called a hang
 };
