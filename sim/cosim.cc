@@ -83,4 +83,10 @@ std::string render(const CosimReport& r, const hls::Design& d) {
   return out;
 }
 
+std::string expected_post_reset(const hls::Design& d) {
+  std::string s = " 1 0";
+  for (size_t i = 0; i < d.dfg.outputs.size(); ++i) s += " 0";
+  return s;
+}
+
 }  // namespace polydat::sim
