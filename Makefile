@@ -22,7 +22,7 @@ test-slow: build
 	@./tools/run_tests.sh $(BUILD) --slow
 
 run: build
-	@$(BUILD)/cli/polydat eval examples/ids.gk --cycles 10
+	@./tools/run_example.sh $(BUILD)
 
 bench: build
 	@$(BUILD)/tests/bench/polydat-bench

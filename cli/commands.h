@@ -47,4 +47,15 @@ struct HlsArgs {
 int hls_command(const HlsArgs& args);
 int emit_sv_command(const HlsArgs& args, const std::string& out_dir);
 
+struct CosimArgs {
+  HlsArgs hls;                       // the kernel and how it is synthesized
+  std::string sim = "verilator";
+  std::string cycles = "10000";      // N, or A..B (half-open), for the first input
+  std::vector<std::string> sets;     // NAME=VALUE
+  double stall = 0;                  // probability that in_valid and out_ready are each low
+  uint64_t seed = 1;
+  std::string trace;                 // a waveform: FILE.vcd or FILE.fst
+};
+int cosim_command(const CosimArgs& args);
+
 }  // namespace polydat::cli

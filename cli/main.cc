@@ -6,6 +6,16 @@
 
 namespace {
 constexpr const char* kVersion = "polydat 0.1.0";
+
+// The kernel and the synthesis options every hardware command takes.
+void add_hls_options(CLI::App* cmd, polydat::cli::HlsArgs& a) {
+  cmd->add_option("file", a.file, "the kernel (.gk)")->required();
+  cmd->add_option("--target", a.target, "ice40 or generic")->capture_default_str()
+      ->check(CLI::IsMember({"ice40", "generic"}));
+  cmd->add_option("--clock-ns", a.clock_ns, "the clock period (default: the target's)");
+  cmd->add_option("--max-mul", a.max_mul, "FSMs: at most N multipliers, shared across states");
+  cmd->add_option("-L", a.lib_paths, "a folder to search for modules (repeatable)")->allow_extra_args(false);
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -37,25 +47,31 @@ int main(int argc, char** argv) {
 
   HlsArgs hls;
   CLI::App* hls_cmd = app.add_subcommand("hls", "schedule and bind a kernel for hardware; print the report");
-  hls_cmd->add_option("file", hls.file, "the kernel (.gk)")->required();
-  hls_cmd->add_option("--target", hls.target, "ice40 or generic")->capture_default_str()
-      ->check(CLI::IsMember({"ice40", "generic"}));
-  hls_cmd->add_option("--clock-ns", hls.clock_ns, "the clock period (default: the target's)");
-  hls_cmd->add_option("--max-mul", hls.max_mul, "FSMs: at most N multipliers, shared across states");
+  add_hls_options(hls_cmd, hls);
   hls_cmd->add_option("--format", hls.format, "text, json or svg (the schedule picture)")->capture_default_str()
       ->check(CLI::IsMember({"text", "json", "svg"}));
-  hls_cmd->add_option("-L", hls.lib_paths, "a folder to search for modules (repeatable)")->allow_extra_args(false);
 
   HlsArgs emit;
   std::string out_dir;
   CLI::App* emit_cmd = app.add_subcommand("emit-sv", "write the kernel's SystemVerilog and report to a folder");
-  emit_cmd->add_option("file", emit.file, "the kernel (.gk)")->required();
+  add_hls_options(emit_cmd, emit);
   emit_cmd->add_option("-o", out_dir, "the output folder")->required();
-  emit_cmd->add_option("--target", emit.target, "ice40 or generic")->capture_default_str()
-      ->check(CLI::IsMember({"ice40", "generic"}));
-  emit_cmd->add_option("--clock-ns", emit.clock_ns, "the clock period (default: the target's)");
-  emit_cmd->add_option("--max-mul", emit.max_mul, "FSMs: at most N multipliers, shared across states");
-  emit_cmd->add_option("-L", emit.lib_paths, "a folder to search for modules (repeatable)")->allow_extra_args(false);
+
+  CosimArgs cosim;
+  CLI::App* cosim_cmd =
+      app.add_subcommand("cosim", "simulate the kernel's SystemVerilog cycle by cycle against the interpreter");
+  add_hls_options(cosim_cmd, cosim.hls);
+  cosim_cmd->add_option("--sim", cosim.sim, "the simulator")->capture_default_str()
+      ->check(CLI::IsMember({"verilator"}));
+  cosim_cmd->add_option("--cycles", cosim.cycles, "N (0..N) or A..B (half-open) for the first input")
+      ->capture_default_str();
+  cosim_cmd->add_option("--set", cosim.sets, "NAME=VALUE for another input or an extern (repeatable)")
+      ->allow_extra_args(false);
+  cosim_cmd->add_option("--stall", cosim.stall, "probability in [0, 1) that in_valid and out_ready are each low")
+      ->capture_default_str();
+  cosim_cmd->add_option("--seed", cosim.seed, "seeds the stalls and the random initial register values")
+      ->capture_default_str();
+  cosim_cmd->add_option("--trace", cosim.trace, "write a waveform: FILE.vcd, or FST for any other name");
 
   try {
     app.parse(argc, argv);
@@ -74,8 +90,9 @@ int main(int argc, char** argv) {
   if (ir_cmd->parsed()) return ir_command(ir);
   if (hls_cmd->parsed()) return hls_command(hls);
   if (emit_cmd->parsed()) return emit_sv_command(emit, out_dir);
+  if (cosim_cmd->parsed()) return cosim_command(cosim);
   // No subcommand: say so, with the list (checked here so that an unknown word is named first).
   fmt::print(stderr, "{}\n", app.help());
-  fmt::print(stderr, "error: a subcommand is required: check, eval, ir, hls or emit-sv\n");
+  fmt::print(stderr, "error: a subcommand is required: check, eval, ir, hls, emit-sv or cosim\n");
   return kUsageError;
 }

@@ -29,6 +29,8 @@ class Sandbox {
   }
 
   // Runs `polydat ARGS...` in the folder.
+  const fs::path& path() const { return dir_.path(); }
+
   Run run(const std::vector<std::string>& args) const {
     std::vector<std::string> argv{"polydat"};
     argv.insert(argv.end(), args.begin(), args.end());
@@ -554,4 +556,61 @@ TEST_CASE("cli: ir shows the optimised graph unless --no-opt") {
   CHECK_FALSE(contains(opt.out, "fn twice"));
   CHECK(contains(opt.out, "= 6: u64"));      // 2 * 3 folded
   CHECK_FALSE(contains(raw.out, "= 6: u64"));
+}
+
+// ---- cosim (models are cached in the build folder: POLYDAT_CACHE in meson.build) ----
+
+TEST_CASE("cli: cosim of a pipeline passes and reports the measured latency and II") {
+  Sandbox s;
+  s.file("k.gk", "input cycle: u8\ny := cycle * 3 + 1\nz := y ^ cycle\n");
+  const Run r = s.run({"cosim", "k.gk", "--cycles", "200"});
+  CHECK_MESSAGE(r.status == 0, r.out << r.err);
+  CHECK(contains(r.out, "cosim k.gk on verilator: pipeline"));
+  CHECK(contains(r.out, "stimulus: cycle = 0..200, stall 0, seed 1"));
+  CHECK(contains(r.out, "evaluations compared: 200\n"));
+  CHECK(contains(r.out, "mismatches: 0\n"));
+  CHECK(contains(r.out, "(agrees)"));
+  CHECK(contains(r.out, "initiation interval: 1..1 cycles measured, report 1"));
+  CHECK(contains(r.out, "after reset: ready, no result, outputs zero"));
+  CHECK(contains(r.out, "result: PASS"));
+  // u8 holds 0..255: cycle 256 does not fit the input.
+  const Run big = s.run({"cosim", "k.gk", "--cycles", "250..300"});
+  CHECK(big.status == 1);
+  CHECK(contains(big.err, "cycle 256 does not fit 'cycle' (u8)"));
+}
+
+TEST_CASE("cli: cosim of an FSM under stalls, with --set and a VCD trace") {
+  Sandbox s;
+  s.file("sum.gk",
+         "input (n: u8, k: u8)\n"
+         "total := loop (i = 0, acc = 0) while i < n { acc = acc + i * k; i = i + 1 } yield acc\n");
+  const Run r = s.run({"cosim", "sum.gk", "--cycles", "40", "--set", "k=3", "--stall", "0.3", "--seed", "5",
+                       "--trace", "sum.vcd"});
+  CHECK_MESSAGE(r.status == 0, r.out << r.err);
+  CHECK(contains(r.out, "on verilator: FSM"));
+  CHECK(contains(r.out, "stimulus: n = 0..40, stall 0.3, seed 5"));
+  CHECK(contains(r.out, "evaluations compared: 40\n"));
+  CHECK(contains(r.out, "latency and II: checked under free flow only"));
+  CHECK(contains(r.out, "trace: sum.vcd"));
+  const std::string vcd = polydat::testing::read_file(s.path() / "sum.vcd");
+  CHECK(contains(vcd, "$timescale"));
+  CHECK(contains(vcd, " in_n "));
+  CHECK(contains(vcd, " out_total "));
+}
+
+TEST_CASE("cli: cosim refuses bad options and kernels without hardware") {
+  Sandbox s;
+  s.file("k.gk", "input cycle: u64\ny := cycle + 1\n").file("f.gk", "input cycle: u64\ny := to_f64(cycle) * 0.5\n");
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"cosim", "k.gk", "--stall", "1"},
+                                              {"cosim", "k.gk", "--stall", "-0.1"},
+                                              {"cosim", "k.gk", "--cycles", "5..2"},
+                                              {"cosim", "k.gk", "--sim", "icarus"},
+                                              {"cosim", "k.gk", "--set", "novalue"}}) {
+    const Run r = s.run(args);
+    CHECK_MESSAGE(r.status == 2, args[2] << " " << args[3] << ": exit " << r.status << " " << r.err);
+  }
+  const Run f = s.run({"cosim", "f.gk"});
+  CHECK(f.status == 1);
+  CHECK(contains(f.err, "f.gk:2:"));
+  CHECK(contains(f.err, "cannot make hardware"));
 }

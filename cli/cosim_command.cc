@@ -1,0 +1,126 @@
+// polydat cosim: the kernel's SystemVerilog simulated cycle by cycle against
+// the interpreter, with the report's latency and II checked.
+#include <fmt/core.h>
+
+#include <chrono>
+
+#include "cli/commands.h"
+#include "cli/flow.h"
+#include "cli/stimulus.h"
+#include "cli/values.h"
+#include "hls/report.h"
+#include "sim/cosim.h"
+#include "sim/interpreter_engine.h"
+#include "sim/verilator/verilator_engine.h"
+
+namespace polydat::cli {
+
+namespace {
+
+// The batch --cycles and --set describe: streamed inputs per evaluation, externs once.
+std::optional<sim::Batch> batch_of(const Stimulus& stimulus, const KernelDesign& k, CycleRange range) {
+  sim::Batch batch;
+  const uint64_t count = stimulus.iterated() ? range.end - range.begin : 1;
+  for (uint64_t n = 0; n < count; ++n) {
+    auto fields = stimulus.at(range.begin + n);
+    if (!fields) return std::nullopt;
+    std::vector<ir::Value> streamed, configs;
+    for (size_t i = 0; i < fields->size(); ++i) (k.config_fields[i] ? configs : streamed).push_back((*fields)[i]);
+    if (n == 0) batch.configs = std::move(configs);  // the same for every evaluation
+    batch.inputs.push_back(std::move(streamed));
+  }
+  return batch;
+}
+
+// The command line that runs the same co-simulation, over `cycles`.
+std::string reproducer(const CosimArgs& a, const std::string& cycles) {
+  std::string cmd = "polydat cosim " + a.hls.file + " --cycles " + cycles;
+  for (const std::string& s : a.sets) cmd += " --set " + s;
+  if (a.hls.target != "ice40") cmd += " --target " + a.hls.target;
+  if (a.hls.clock_ns) cmd += fmt::format(" --clock-ns {}", *a.hls.clock_ns);
+  if (a.hls.max_mul) cmd += fmt::format(" --max-mul {}", *a.hls.max_mul);
+  for (const std::string& l : a.hls.lib_paths) cmd += " -L " + l;
+  return cmd + fmt::format(" --stall {} --seed {}", a.stall, a.seed);
+}
+
+std::string design_summary(const hls::Design& d) {
+  if (d.kind == hls::DesignKind::Pipeline) return fmt::format("pipeline, {} stage{}", d.stages, d.stages == 1 ? "" : "s");
+  return fmt::format("FSM, {} state{}", d.states.size(), d.states.size() == 1 ? "" : "s");
+}
+
+}  // namespace
+
+int cosim_command(const CosimArgs& args) {
+  auto range = parse_cycles(args.cycles);
+  if (!range) {
+    fmt::print(stderr, "error: --cycles takes N or A..B (half-open, A <= B), not '{}'\n", args.cycles);
+    return kUsageError;
+  }
+  if (!(args.stall >= 0 && args.stall < 1)) {
+    fmt::print(stderr, "error: --stall is a probability in [0, 1)\n");
+    return kUsageError;
+  }
+  auto options = hls_options(args.hls);
+  if (!options) return kUsageError;
+  frontend::CompileResult r;
+  auto k = design_for(args.hls, *options, r);
+  if (!k) return kUserError;
+  std::optional<Stimulus> stimulus;
+  try {
+    stimulus = Stimulus::make(r.kernel(), args.sets);
+  } catch (const UsageError&) {
+    return kUsageError;
+  }
+  if (!stimulus) return kUserError;
+  auto batch = batch_of(*stimulus, *k, *range);
+  if (!batch) return kUserError;
+
+  sim::InterpreterEngine oracle(k->ir, k->config_fields);
+  auto expected = oracle.run(*batch);
+  if (!expected) {
+    fmt::print(stderr, "error: the interpreter: {}\n", expected.error());
+    return kUserError;
+  }
+  sim::VerilatorOptions vo;
+  vo.stall = args.stall;
+  vo.seed = args.seed;
+  vo.trace = args.trace;
+  sim::VerilatorEngine engine(k->design, vo);
+  const auto t0 = std::chrono::steady_clock::now();
+  if (auto built = engine.prepare(); !built) {
+    fmt::print(stderr, "error: {}\n", built.error());
+    return kUserError;
+  }
+  const double build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  auto got = engine.run(*batch);
+  if (!got) {
+    fmt::print(stderr, "error: {}\n  reproduce: {}\n", got.error(), reproducer(args, args.cycles));
+    return kUserError;
+  }
+  const bool free_flow = args.stall == 0;
+  const sim::CosimReport rep = sim::compare(k->design, *batch, *expected, *got, free_flow);
+  const bool reset_ok = engine.post_reset() == sim::expected_post_reset(k->design);
+
+  fmt::print("cosim {} on verilator: {} ({})\n", args.hls.file, design_summary(k->design),
+             engine.built_now() ? fmt::format("model built in {:.1f} s", build_s) : "model from the cache");
+  if (stimulus->iterated())
+    fmt::print("  stimulus: {} = {}..{}, stall {}, seed {}\n", r.kernel().params[*stimulus->iterated()].name,
+               range->begin, range->end, args.stall, args.seed);
+  else
+    fmt::print("  stimulus: one evaluation (no streamed input), stall {}, seed {}\n", args.stall, args.seed);
+  fmt::print("{}", sim::render(rep, k->design));
+  if (!free_flow) fmt::print("  latency and II: checked under free flow only (--stall 0)\n");
+  fmt::print("  after reset: {}\n", reset_ok ? "ready, no result, outputs zero"
+                                               : "WRONG (in_ready out_valid outputs:" + engine.post_reset() + ")");
+  if (!args.trace.empty()) fmt::print("  trace: {}\n", args.trace);
+  if (rep.first) {
+    const uint64_t at = range->begin + rep.first->evaluation;
+    fmt::print("  reproduce the evaluation: {}\n", reproducer(args, fmt::format("{}..{}", at, at + 1)));
+  }
+  if (!rep.ok() || !reset_ok) fmt::print("  reproduce the run: {}\n", reproducer(args, args.cycles));
+  const bool ok = rep.ok() && reset_ok;
+  fmt::print("  result: {}\n", ok ? "PASS" : "FAIL");
+  return ok ? kOk : kUserError;
+}
+
+}  // namespace polydat::cli

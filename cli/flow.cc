@@ -1,0 +1,59 @@
+#include "cli/flow.h"
+
+#include <fmt/core.h>
+
+#include "ir/pass_pipeline.h"
+
+namespace polydat::cli {
+
+std::optional<hls::HlsOptions> hls_options(const HlsArgs& args) {
+  hls::HlsOptions o;
+  if (!hls::parse_target(args.target, o.target)) {
+    fmt::print(stderr, "error: --target is ice40 or generic, not '{}'\n", args.target);
+    return std::nullopt;
+  }
+  if (args.clock_ns) {
+    if (!(*args.clock_ns > 0)) {
+      fmt::print(stderr, "error: --clock-ns must be positive\n");
+      return std::nullopt;
+    }
+    o.clock_ns = *args.clock_ns;
+  }
+  if (args.max_mul) {
+    if (*args.max_mul == 0) {
+      fmt::print(stderr, "error: --max-mul must be at least 1\n");
+      return std::nullopt;
+    }
+    o.max_mul = *args.max_mul;
+  }
+  return o;
+}
+
+std::optional<KernelDesign> design_for(const HlsArgs& args, const hls::HlsOptions& options,
+                                       frontend::CompileResult& r) {
+  frontend::CompileOptions copts;
+  copts.lib_paths = args.lib_paths;
+  r = frontend::compile_file(args.file, copts);
+  fmt::print(stderr, "{}", r.render_diagnostics());
+  if (!r.ok()) return std::nullopt;
+  auto opt = ir::optimize(*r.ir);
+  if (!opt) {
+    fmt::print(stderr, "error: internal: the optimiser failed ({})\n", opt.error().message);
+    return std::nullopt;
+  }
+  std::vector<bool> config_fields;
+  for (const frontend::Port& p : r.kernel().params) config_fields.push_back(p.is_extern);
+  auto d = hls::synthesize(*opt, opt->entry(), config_fields, options);
+  if (!d) {
+    const ir::SourceLoc& at = d.error().loc;
+    if (at.line && at.file < r.program->sources.size())
+      fmt::print(stderr, "{}", frontend::render_error_at(r.program->sources, frontend::Span{at.file, at.start, at.end},
+                                                         "cannot make hardware: " + d.error().message, d.error().kind));
+    else
+      fmt::print(stderr, "error: cannot make hardware: {} [{}]\n", d.error().message, d.error().kind);
+    return std::nullopt;
+  }
+  return KernelDesign{std::move(*opt), std::move(*d), std::move(config_fields)};
+}
+
+}  // namespace polydat::cli

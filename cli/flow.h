@@ -1,0 +1,28 @@
+// The hardware flow the `hls`, `emit-sv` and `cosim` commands share: compile,
+// optimise, synthesize, with diagnostics and refusals printed on stderr.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "cli/commands.h"
+#include "frontend/compile.h"
+#include "hls/design.h"
+#include "ir/graph.h"
+
+namespace polydat::cli {
+
+struct KernelDesign {
+  ir::CategoryIr ir;               // the optimised IR the design was made from (the oracle runs it)
+  hls::Design design;
+  std::vector<bool> config_fields;  // which entry parameters are externs (cfg_ ports)
+};
+
+// The HLS options of the command line; nullopt (after printing why) on a bad value.
+std::optional<hls::HlsOptions> hls_options(const HlsArgs& args);
+
+// nullopt when the kernel does not compile or cannot become hardware (printed).
+std::optional<KernelDesign> design_for(const HlsArgs& args, const hls::HlsOptions& options,
+                                       frontend::CompileResult& r);
+
+}  // namespace polydat::cli
