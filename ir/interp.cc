@@ -1,10 +1,7 @@
 #include "ir/interp.h"
 
-#include <algorithm>
-
-#include "ir/loops.h"
+#include "ir/exec_plan.h"
 #include "ir/semantics.h"
-#include "ir/topo.h"
 #include "ir/typing.h"
 
 namespace polydat::ir {
@@ -18,18 +15,9 @@ std::string_view interp_error_name(InterpErrorKind k) {
   return "?";
 }
 
-// A function flattened into blocks: block 0 is the body, block i+1 the body
-// of loop i. A step runs one morphism or a whole nested loop.
+// A function's execution plan, with the frame it starts from.
 struct Interpreter::Program {
-  struct Step {
-    bool is_loop;
-    uint32_t id;  // morphism id, or loop index
-  };
-  std::vector<std::vector<Step>> blocks;
-  // Per loop block: its first heads[b] steps compute the guard and every value read
-  // from outside the loop (the head); the rest (the body) runs only while the guard holds.
-  std::vector<size_t> heads;
-  std::vector<LoopPlan> loops;
+  ExecPlan plan;
   std::vector<Value> initial;  // the frame before the first step: constants and product shells
   ObjectId input, output;
 };
@@ -47,47 +35,9 @@ Interpreter::~Interpreter() = default;
 Expected<const Interpreter::Program*, InterpError> Interpreter::program(FuncId f) {
   if (auto it = programs_.find(f.v); it != programs_.end()) return it->second.get();
   auto p = std::make_unique<Program>();
-  const LoopNest nest = loop_nest(ir_, f);
-  std::vector<int> innermost(ir_.objects_of(f).size(), -1);  // by frame slot
-  for (size_t i = 0; i < nest.loops.size(); ++i) {
-    auto plan = loop_plan(ir_, nest, nest.loops[i].merge);
-    if (!plan) {
-      const Object& m = ir_.object(nest.loops[i].merge);
-      return InterpError{InterpErrorKind::NonCanonicalLoop, "the loop has no canonical plan", m.loc};
-    }
-    p->loops.push_back(std::move(*plan));
-    for (ObjectId o : nest.loops[i].region) innermost[local_[o.v]] = static_cast<int>(i);  // children come later
-  }
-  for (ObjectId o : ir_.objects_of(f))
-    if (ir_.object(o).kind == ObjectKind::LoopMerge && nest.index_of(o) < 0)
-      return InterpError{InterpErrorKind::NonCanonicalLoop, "the loop merge is on no loop", ir_.object(o).loc};
-
-  p->blocks.resize(nest.loops.size() + 1);
-  for (MorphismId m : topo_order(ir_, f)) {
-    const Morphism& mm = ir_.morphism(m);
-    if (mm.op.kind == OpKind::LoopBack) continue;  // taken by the loop driver
-    if (mm.op.kind == OpKind::LoopEnter) {
-      const int li = nest.index_of(mm.target);
-      const int parent = nest.loops[static_cast<size_t>(li)].parent;
-      p->blocks[static_cast<size_t>(parent + 1)].push_back({true, static_cast<uint32_t>(li)});
-      continue;
-    }
-    p->blocks[static_cast<size_t>(innermost[local_[mm.target.v]] + 1)].push_back({false, m.v});
-  }
-  // LANGUAGE.md: the body runs only while the guard is true, and the exit reads
-  // the state whose guard failed. So each loop block runs its head first (the
-  // plan's head: the guard and all that leaves the loop), then, only while the
-  // guard holds, the rest. Both parts keep topological order.
-  p->heads.assign(p->blocks.size(), 0);
-  for (size_t li = 0; li < p->loops.size(); ++li) {
-    const LoopPlan& lp = p->loops[li];
-    auto in_head = [&](const Program::Step& st) {
-      return lp.in_head(st.is_loop ? p->loops[st.id].merge : ir_.morphism(MorphismId(st.id)).target);
-    };
-    std::vector<Program::Step>& block = p->blocks[li + 1];
-    const auto body = std::stable_partition(block.begin(), block.end(), in_head);
-    p->heads[li + 1] = static_cast<size_t>(body - block.begin());
-  }
+  auto plan = exec_plan(ir_, f);
+  if (!plan) return InterpError{InterpErrorKind::NonCanonicalLoop, plan.error().message, plan.error().loc};
+  p->plan = std::move(*plan);
   for (ObjectId o : ir_.objects_of(f)) {
     const Object& obj = ir_.object(o);
     p->initial.push_back(obj.value ? *obj.value : Value::zero(obj.ty));
@@ -136,10 +86,10 @@ Expected<Value, InterpError> Interpreter::run(FuncId f, const Value& input) {
     Frame& fr = frames.back();
     Activation& a = acts[fr.act];
     auto val = [&](ObjectId o) -> Value& { return a.vals[local_[o.v]]; };
-    const auto& block = a.prog->blocks[fr.block];
+    const auto& block = a.prog->plan.blocks[fr.block];
 
-    if (fr.loop >= 0 && fr.pc == a.prog->heads[fr.block]) {  // the head is done: the guard is known
-      const LoopPlan& lp = a.prog->loops[static_cast<size_t>(fr.loop)];
+    if (fr.loop >= 0 && fr.pc == a.prog->plan.heads[fr.block]) {  // the head is done: the guard is known
+      const LoopPlan& lp = a.prog->plan.loops[static_cast<size_t>(fr.loop)];
       if (!val(lp.cond).as_bool()) {  // exit on this state; the body does not run
         frames.pop_back();
         continue;
@@ -147,7 +97,7 @@ Expected<Value, InterpError> Interpreter::run(FuncId f, const Value& input) {
     }
     if (fr.pc == block.size()) {
       if (fr.loop >= 0) {  // end of an iteration whose guard held: take the back edge
-        const LoopPlan& lp = a.prog->loops[static_cast<size_t>(fr.loop)];
+        const LoopPlan& lp = a.prog->plan.loops[static_cast<size_t>(fr.loop)];
         const Value& route = val(lp.back_route);
         ++last_iterations_;
         if (++fr.iterations > options_.max_iterations)
@@ -168,9 +118,9 @@ Expected<Value, InterpError> Interpreter::run(FuncId f, const Value& input) {
       continue;
     }
 
-    const Program::Step step = block[fr.pc++];
+    const ExecStep step = block[fr.pc++];
     if (step.is_loop) {
-      const LoopPlan& lp = a.prog->loops[step.id];
+      const LoopPlan& lp = a.prog->plan.loops[step.id];
       val(lp.merge) = val(lp.init);
       frames.push_back(Frame{fr.act, step.id + 1, 0, static_cast<int>(step.id), 0});
       continue;
