@@ -1,15 +1,13 @@
 #include "sim/verilator/verilator_engine.h"
 
 #include <fmt/core.h>
-#include <sys/wait.h>
-#include <xxhash.h>
 
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
-#include <sstream>
 
 #include "rtl/emit_sv.h"
+#include "sim/verilator/build_util.h"
 #include "sim/verilator/testbench.h"
 
 namespace polydat::sim {
@@ -24,49 +22,9 @@ fs::path default_cache_dir() {
 }
 
 namespace {
-// The verilator invocation; its flags are part of the cache key.
-enum class TraceKind { None, Fst, Vcd };
-
 TraceKind trace_kind(const std::string& file) {
   if (file.empty()) return TraceKind::None;
   return fs::path(file).extension() == ".vcd" ? TraceKind::Vcd : TraceKind::Fst;
-}
-
-std::vector<std::string> verilator_flags(TraceKind trace) {
-  std::vector<std::string> f = {"--cc", "--exe", "--build", "-j", "2", "-Wno-fatal", "--x-assign", "unique",
-                                "--x-initial", "unique", "-MAKEFLAGS", "OPT_FAST=-O1 OPT_GLOBAL=-O1 OPT_SLOW=-O1"};
-  if (trace == TraceKind::Fst) f.push_back("--trace-fst");
-  if (trace == TraceKind::Vcd) f.push_back("--trace");
-  return f;
-}
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-// Runs a command line through the shell; its output goes to `log`.
-int shell(const std::string& command, const fs::path& log) {
-  const int status = std::system((command + " > " + quote(log.string()) + " 2>&1").c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-}
-
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::string tail(const std::string& text, size_t lines) {
-  size_t at = text.size(), n = 0;
-  while (at > 0 && n <= lines) {
-    at = text.rfind('\n', at - 1);
-    if (at == std::string::npos) return text;
-    ++n;
-  }
-  return text.substr(at + 1);
 }
 }  // namespace
 
@@ -79,30 +37,11 @@ VerilatorEngine::VerilatorEngine(const hls::Design& design, VerilatorOptions opt
 
 ir::Expected<fs::path, std::string> VerilatorEngine::prepare() {
   if (!binary_.empty()) return binary_;
-  const TraceKind trace = trace_kind(options_.trace);
-  std::string key_text = sv_ + "\n//tb\n" + tb_;
-  for (const std::string& f : verilator_flags(trace)) key_text += " " + f;
-  const uint64_t key = XXH3_64bits(key_text.data(), key_text.size());
-  const fs::path dir = options_.cache / "verilator" / fmt::format("{}-{:016x}", module_, key);
-  const fs::path binary = dir / "obj" / "sim";
-  if (fs::exists(binary)) {
-    binary_ = binary;
-    return binary_;
-  }
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) return "cannot create the cache folder " + dir.string() + ": " + ec.message();
-  std::ofstream(dir / (module_ + ".sv")) << sv_;
-  std::ofstream(dir / "tb.cpp") << tb_;
-  std::string cmd = "verilator";
-  for (const std::string& f : verilator_flags(trace)) cmd += " " + quote(f);
-  cmd += " --top-module " + module_ + " --Mdir " + quote((dir / "obj").string()) + " -o sim " +
-         quote((dir / (module_ + ".sv")).string()) + " " + quote((dir / "tb.cpp").string());
-  const fs::path log = dir / "build.log";
-  if (shell(cmd, log) != 0 || !fs::exists(binary))
-    return "verilator could not build the model (" + log.string() + "):\n" + tail(read_text(log), 15);
-  built_now_ = true;
-  binary_ = binary;
+  auto built = build_cached(options_.cache / "verilator",
+                            ModelBuild{module_, sv_, tb_, "tb.cpp", "sim", verilator_flags(trace_kind(options_.trace))});
+  if (!built) return built.error();
+  built_now_ = built->built_now;
+  binary_ = built->binary;
   return binary_;
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "../ir/example_kernel.h"
+#include "cosim_throughput.h"
 #include "frontend/compile.h"
 #include "hls/design.h"
 #include "ir/pass_pipeline.h"
@@ -147,5 +148,6 @@ int main() {
   bench_ir_scale();
   bench_interpreter();
   bench_compile_time();
+  bench::bench_cosim_throughput();
   return 0;
 }

@@ -1,0 +1,156 @@
+#include "tests/sim/cosim_support.h"
+
+#include <random>
+#include <sstream>
+
+#include "frontend/compile.h"
+#include "ir/pass_pipeline.h"
+#include "sim/interpreter_engine.h"
+
+namespace polydat::simtest {
+
+Loaded load_kernel(const rtltest::Kernel& k) {
+  frontend::CompileOptions copts;
+  copts.lib_paths = k.lib_paths;
+  frontend::CompileResult r = frontend::compile_file(k.path.string(), copts);
+  if (!r.ok()) return Loaded{nullptr, "does not compile: " + r.render_diagnostics()};
+  auto opt = ir::optimize(*r.ir);
+  if (!opt) return Loaded{nullptr, "the optimiser failed: " + opt.error().message};
+  std::vector<Param> params;
+  std::vector<bool> config_fields;
+  for (const frontend::Port& p : r.kernel().params) {
+    params.push_back(Param{p.name, p.ty, p.is_extern, p.default_constant});
+    config_fields.push_back(p.is_extern);
+  }
+  auto d = hls::synthesize(*opt, opt->entry(), config_fields, hls::HlsOptions{});
+  if (!d) return Loaded{nullptr, "refused by HLS (" + d.error().kind + "): " + d.error().message};
+  return Loaded{std::unique_ptr<SimKernel>(
+                    new SimKernel{k, std::move(params), std::move(config_fields), std::move(*opt), std::move(*d)}),
+                ""};
+}
+
+Loaded load_kernel(const std::string& key) {
+  const std::optional<rtltest::Kernel> k = rtltest::find_kernel(key);
+  if (!k) return Loaded{nullptr, "no kernel " + key};
+  return load_kernel(*k);
+}
+
+ir::Value value_of(const ir::Ty& ty, uint64_t pattern) {
+  return ty.is_bool() ? ir::Value::boolean(pattern != 0) : ir::Value::integer(ty.kind(), pattern);
+}
+
+std::vector<ir::Value> default_configs(const SimKernel& k) {
+  std::vector<ir::Value> out;
+  for (const Param& p : k.params)
+    if (p.is_extern) out.push_back(value_of(p.ty, p.default_value ? p.default_value->bits() : 0));
+  return out;
+}
+
+namespace {
+
+// The values a datapath most often gets wrong: zero, one, all ones, and the
+// sign boundary (the most negative and the most positive) of signed types.
+std::vector<uint64_t> edge_values(const ir::Ty& ty) {
+  const unsigned w = ty.bits();
+  const uint64_t ones = ir::truncate_bits(~uint64_t{0}, w);
+  std::vector<uint64_t> v = {0, 1, ones};
+  if (ty.is_signed_int()) {
+    v.push_back(uint64_t{1} << (w - 1));
+    v.push_back(ones >> 1);
+  }
+  return v;
+}
+
+// One field: the evaluation index, a full-width random pattern (twice as
+// likely: the bulk of the coverage), or an edge value.
+uint64_t draw_pattern(const ir::Ty& ty, size_t index, std::mt19937_64& rng) {
+  if (ty.is_bool()) return rng() & 1;
+  switch (rng() % 4) {
+    case 0: return index;
+    case 1:
+    case 2: return rng();
+    default: {
+      const std::vector<uint64_t> edges = edge_values(ty);
+      return edges[rng() % edges.size()];
+    }
+  }
+}
+
+}  // namespace
+
+sim::Batch draw_batch(const SimKernel& k, std::vector<ir::Value> configs, size_t n, uint64_t seed,
+                      TripLimits limits) {
+  sim::Batch batch;
+  batch.configs = std::move(configs);
+  std::mt19937_64 rng(seed);
+  // The interpreter with an iteration limit tells an evaluation within it from a longer one.
+  sim::InterpreterEngine short_runs(k.ir, k.config_fields, ir::InterpOptions{limits.usual});
+  sim::InterpreterEngine long_runs(k.ir, k.config_fields, ir::InterpOptions{limits.occasional});
+  sim::Batch probe;
+  probe.configs = batch.configs;
+  for (size_t i = 0; i < n; ++i) {
+    std::vector<uint64_t> patterns;
+    for (const Param& p : k.params)
+      if (!p.is_extern) patterns.push_back(draw_pattern(p.ty, i, rng));
+    std::vector<ir::Value> row;
+    sim::InterpreterEngine& within = (i + 1) % limits.occasional_every == 0 ? long_runs : short_runs;
+    for (unsigned mask_bits : {64u, 8u, 4u, 1u, 0u}) {
+      row.clear();
+      size_t next = 0;
+      for (const Param& p : k.params)
+        if (!p.is_extern) row.push_back(value_of(p.ty, ir::truncate_bits(patterns[next++], mask_bits)));
+      if (!k.is_fsm()) break;
+      probe.inputs = {row};
+      if (within.run(probe)) break;
+    }
+    batch.inputs.push_back(std::move(row));
+  }
+  return batch;
+}
+
+ir::Expected<sim::EngineRun, std::string> run_oracle(const SimKernel& k, const sim::Batch& batch) {
+  sim::InterpreterEngine oracle(k.ir, k.config_fields);
+  return oracle.run(batch);
+}
+
+CosimRun cosimulate(const hls::Design& d, const sim::Batch& batch, const sim::EngineRun& expected,
+                    sim::VerilatorOptions options) {
+  const bool free_flow = options.stall == 0;
+  sim::VerilatorEngine engine(d, std::move(options));
+  CosimRun out;
+  auto got = engine.run(batch);
+  out.built_now = engine.built_now();
+  if (!got) {
+    out.error = got.error();
+    return out;
+  }
+  out.run = std::move(*got);
+  out.report = sim::compare(d, batch, expected, out.run, free_flow);
+  out.post_reset = engine.post_reset();
+  return out;
+}
+
+sim::VerilatorOptions test_options(double stall, uint64_t seed) {
+  sim::VerilatorOptions o;
+  o.stall = stall;
+  o.seed = seed;
+  o.cache = POLYDAT_TEST_CACHE;
+  return o;
+}
+
+std::optional<std::string> replace_first(const std::string& text, const std::string& on_line, const std::string& from,
+                                         const std::string& to) {
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string line = text.substr(start, end - start);
+    const size_t at = line.find(from);
+    if (line.find(on_line) != std::string::npos && at != std::string::npos)
+      return text.substr(0, start + at) + to + text.substr(start + at + from.size());
+    start = end + 1;
+  }
+  return std::nullopt;
+}
+
+}  // namespace polydat::simtest
