@@ -24,6 +24,7 @@ struct EvalArgs {
   std::string cycles = "10";          // N, or A..B (half-open)
   std::vector<std::string> sets;      // NAME=VALUE
   std::string format = "table";       // table | csv | json
+  std::string engine = "interp";      // interp | llvm
   std::vector<std::string> lib_paths;
 };
 int eval_command(const EvalArgs& args);

@@ -8,6 +8,8 @@
 #include "cli/values.h"
 #include "frontend/compile.h"
 #include "ir/interp.h"
+#include "ir/pass_pipeline.h"
+#include "sim/llvm/native_kernel.h"
 
 namespace polydat::cli {
 
@@ -76,6 +78,43 @@ void print_json(const Table& t) {
   }
   fmt::print("{}\n", rows.dump(2));
 }
+// The interpreter, one evaluation at a time; its errors point at the source.
+std::optional<std::vector<ir::Value>> run_interpreter(const frontend::CompileResult& r,
+                                                      const std::vector<ir::Value>& inputs, uint64_t first_cycle) {
+  ir::Interpreter interp(*r.ir);
+  std::vector<ir::Value> outputs;
+  for (size_t n = 0; n < inputs.size(); ++n) {
+    auto out = interp.run(inputs[n]);
+    if (!out) {
+      const ir::SourceLoc& at = out.error().loc;
+      const std::string message = out.error().message + " (at cycle " + std::to_string(first_cycle + n) + ")";
+      const std::string kind(ir::interp_error_name(out.error().kind));
+      if (at.line && at.file < r.program->sources.size())
+        fmt::print(stderr, "{}", frontend::render_error_at(r.program->sources, frontend::Span{at.file, at.start, at.end},
+                                                           message, kind));
+      else
+        fmt::print(stderr, "error: {} [{}]\n", message, kind);
+      return std::nullopt;
+    }
+    outputs.push_back(std::move(*out));
+  }
+  return outputs;
+}
+
+// The native backend: optimised, compiled once, the whole batch in one call.
+std::optional<std::vector<ir::Value>> run_native(const ir::CategoryIr& g, const std::vector<ir::Value>& inputs) {
+  auto opt = ir::optimize(g);
+  if (!opt) {
+    user_error("internal: the optimiser failed (" + opt.error().message + ")");
+    return std::nullopt;
+  }
+  auto kernel = sim::NativeKernel::compile(*opt, opt->entry());
+  if (!kernel) {
+    user_error("the llvm engine cannot run this kernel: " + kernel.error());
+    return std::nullopt;
+  }
+  return (*kernel)->evaluate(inputs);
+}
 }  // namespace
 
 int eval_command(const EvalArgs& args) {
@@ -105,30 +144,22 @@ int eval_command(const EvalArgs& args) {
 
   const ir::CategoryIr& g = *r.ir;
   const ir::Ty in_ty = g.object(g.func(g.entry()).input).ty;
-  ir::Interpreter interp(g);
   Table table;
   if (iterated) table.header.push_back(k.params[*iterated].name);
   for (const Port& o : k.outputs) table.header.push_back(o.name);
   const uint64_t count = iterated ? range->end - range->begin : 1;
+  std::vector<ir::Value> inputs;
   for (uint64_t n = 0; n < count; ++n) {
-    const uint64_t cycle = range->begin + n;
-    auto fields = stimulus->at(cycle);
+    auto fields = stimulus->at(range->begin + n);
     if (!fields) return kUserError;
-    auto out = interp.run(in_ty.is_unit() ? ir::Value() : ir::Value::structure(in_ty, std::move(*fields)));
-    if (!out) {
-      const ir::SourceLoc& at = out.error().loc;
-      const std::string message = out.error().message + " (at cycle " + std::to_string(cycle) + ")";
-      const std::string kind(ir::interp_error_name(out.error().kind));
-      if (at.line && at.file < r.program->sources.size())
-        fmt::print(stderr, "{}", frontend::render_error_at(r.program->sources, frontend::Span{at.file, at.start, at.end},
-                                                           message, kind));
-      else
-        fmt::print(stderr, "error: {} [{}]\n", message, kind);
-      return kUserError;
-    }
+    inputs.push_back(in_ty.is_unit() ? ir::Value() : ir::Value::structure(in_ty, std::move(*fields)));
+  }
+  auto outputs = args.engine == "llvm" ? run_native(g, inputs) : run_interpreter(r, inputs, range->begin);
+  if (!outputs) return kUserError;
+  for (uint64_t n = 0; n < count; ++n) {
     std::vector<ir::Value> row;
-    if (iterated) row.push_back(ir::Value::integer(ir::TyKind::U64, cycle));
-    for (const ir::Value& v : out->elems()) row.push_back(v);
+    if (iterated) row.push_back(ir::Value::integer(ir::TyKind::U64, range->begin + n));
+    for (const ir::Value& v : (*outputs)[n].elems()) row.push_back(v);
     table.rows.push_back(std::move(row));
   }
   if (args.format == "csv") print_csv(table);

@@ -35,6 +35,8 @@ int main(int argc, char** argv) {
   eval_cmd->add_option("--set", eval.sets, "NAME=VALUE for another input or an extern (repeatable)")->allow_extra_args(false);
   eval_cmd->add_option("--format", eval.format, "table, csv or json")->capture_default_str()
       ->check(CLI::IsMember({"table", "csv", "json"}));
+  eval_cmd->add_option("--engine", eval.engine, "interp (the interpreter, the oracle) or llvm (native code)")
+      ->capture_default_str()->check(CLI::IsMember({"interp", "llvm"}));
   eval_cmd->add_option("-L", eval.lib_paths, "a folder to search for modules (repeatable)")->allow_extra_args(false);
 
   IrArgs ir;

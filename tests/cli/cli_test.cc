@@ -614,3 +614,23 @@ TEST_CASE("cli: cosim refuses bad options and kernels without hardware") {
   CHECK(contains(f.err, "f.gk:2:"));
   CHECK(contains(f.err, "cannot make hardware"));
 }
+
+TEST_CASE("cli: eval --engine llvm prints what the interpreter prints, byte for byte") {
+  Sandbox s;
+  s.file("ids.gk", kIds);
+  s.file("mix.gk",
+         "input cycle: u64\n"
+         "f := (cycle as f64) / 3.0\n"
+         "s := (cycle as i8) >> 1\n"
+         "q := loop (i = 0, acc: u32 = 1) while i < cycle { acc = acc * 3; i = i + 1 } yield acc\n");
+  for (const std::string f : {"ids.gk", "mix.gk"})
+    for (const std::string format : {"table", "csv", "json"}) {
+      CAPTURE(f);
+      CAPTURE(format);
+      const Run interp = s.run({"eval", f, "--cycles", "300", "--format", format});
+      const Run llvm = s.run({"eval", f, "--cycles", "300", "--format", format, "--engine", "llvm"});
+      REQUIRE(interp.status == 0);
+      CHECK_MESSAGE(llvm.status == 0, llvm.err);
+      CHECK(llvm.out == interp.out);
+    }
+}

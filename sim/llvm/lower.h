@@ -1,0 +1,26 @@
+// IR -> LLVM IR: a kernel's entry function as `void run(const In*, Out*, i64 n)`
+// over the plain C records of record_layout.h, with exactly the semantics of
+// LANGUAGE.md. Only this file and native_kernel.cc include LLVM headers.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "ir/expected.h"
+#include "ir/graph.h"
+
+namespace llvm {
+class LLVMContext;
+class Module;
+}  // namespace llvm
+
+namespace polydat::sim {
+
+// The batch function's symbol in every module this produces.
+inline constexpr const char* kRunSymbol = "polydat_run";
+
+// Expects optimize()'s output (calls inlined). An error names what cannot be lowered.
+ir::Expected<std::unique_ptr<llvm::Module>, std::string> lower_kernel(llvm::LLVMContext& ctx, const ir::CategoryIr& ir,
+                                                                      ir::FuncId f, const std::string& module_name);
+
+}  // namespace polydat::sim

@@ -1,0 +1,120 @@
+#include "sim/llvm/native_kernel.h"
+
+#include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
+#include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/Mangling.h>
+#include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Target/TargetMachine.h>
+
+#include <mutex>
+
+#include "sim/llvm/lower.h"
+#include "sim/llvm/runtime.h"
+
+namespace polydat::sim {
+
+struct NativeKernel::Jit {
+  std::unique_ptr<llvm::orc::LLJIT> lljit;
+};
+
+namespace {
+
+std::string text(llvm::Error e) {
+  std::string s;
+  llvm::handleAllErrors(std::move(e), [&](const llvm::ErrorInfoBase& info) { s += info.message(); });
+  return s;
+}
+
+void init_llvm() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
+}
+
+// LLVM's O2 pipeline, as clang -O2 runs it, for the host.
+void optimize_o2(llvm::Module& m, llvm::TargetMachine* tm) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder pb(tm);
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2).run(m, mam);
+}
+
+}  // namespace
+
+NativeKernel::~NativeKernel() = default;
+
+ir::Expected<std::unique_ptr<NativeKernel>, std::string> NativeKernel::compile(const ir::CategoryIr& ir, ir::FuncId f) {
+  init_llvm();
+  auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!jtmb) return "no native target: " + text(jtmb.takeError());
+  jtmb->getOptions().AllowFPOpFusion = llvm::FPOpFusion::Strict;  // a * b + c is never fused
+  jtmb->setCodeGenOptLevel(llvm::CodeGenOpt::Default);
+  auto tm = jtmb->createTargetMachine();
+  if (!tm) return "no target machine: " + text(tm.takeError());
+
+  auto ctx = std::make_unique<llvm::LLVMContext>();
+  auto mod = lower_kernel(*ctx, ir, f, ir.func(f).name);
+  if (!mod) return mod.error();
+  (*mod)->setDataLayout((*tm)->createDataLayout());
+  (*mod)->setTargetTriple((*tm)->getTargetTriple().str());
+  optimize_o2(**mod, tm->get());
+
+  auto lljit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*jtmb)).create();
+  if (!lljit) return "cannot start the JIT: " + text(lljit.takeError());
+  // libm (pow, fmod) from this process.
+  auto gen = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess((*lljit)->getDataLayout().getGlobalPrefix());
+  if (!gen) return "cannot search this process's symbols: " + text(gen.takeError());
+  (*lljit)->getMainJITDylib().addGenerator(std::move(*gen));
+  // The string helpers, by address (the process need not export them).
+  llvm::orc::SymbolMap runtime;
+  llvm::orc::MangleAndInterner mangle((*lljit)->getExecutionSession(), (*lljit)->getDataLayout());
+  size_t count = 0;
+  const RuntimeSymbol* symbols = runtime_symbols(count);
+  for (size_t i = 0; i < count; ++i)
+    runtime[mangle(symbols[i].name)] = llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(symbols[i].address),
+                                                                llvm::JITSymbolFlags::Exported);
+  if (auto e = (*lljit)->getMainJITDylib().define(llvm::orc::absoluteSymbols(std::move(runtime))))
+    return "cannot define the runtime: " + text(std::move(e));
+  if (auto e = (*lljit)->addIRModule(llvm::orc::ThreadSafeModule(std::move(*mod), std::move(ctx))))
+    return "the JIT refused the module: " + text(std::move(e));
+  auto sym = (*lljit)->lookup(kRunSymbol);
+  if (!sym) return "the JIT could not compile the kernel: " + text(sym.takeError());
+
+  std::unique_ptr<NativeKernel> k(new NativeKernel());
+  k->run_ = sym->toPtr<void (*)(const void*, void*, size_t)>();
+  k->jit_ = std::make_unique<Jit>(Jit{std::move(*lljit)});
+  k->in_ty_ = ir.object(ir.func(f).input).ty;
+  k->out_ty_ = ir.object(ir.func(f).output).ty;
+  k->in_ = record_layout(k->in_ty_);
+  k->out_ = record_layout(k->out_ty_);
+  return k;
+}
+
+std::vector<ir::Value> NativeKernel::evaluate(const std::vector<ir::Value>& inputs) const {
+  const size_t n = inputs.size();
+  // Records in 8-byte words, so every field is aligned.
+  std::vector<uint64_t> in((in_.size * n + 7) / 8 + 1), out((out_.size * n + 7) / 8 + 1);
+  auto* in_bytes = reinterpret_cast<unsigned char*>(in.data());
+  auto* out_bytes = reinterpret_cast<unsigned char*>(out.data());
+  for (size_t i = 0; i < n; ++i) store_record(in_, inputs[i], in_bytes + i * in_.size);
+  run(in_bytes, out_bytes, n);
+  std::vector<ir::Value> results;
+  for (size_t i = 0; i < n; ++i) results.push_back(load_record(out_, out_ty_, out_bytes + i * out_.size));
+  return results;
+}
+
+}  // namespace polydat::sim

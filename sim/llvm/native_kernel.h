@@ -1,0 +1,38 @@
+// A kernel compiled to native code with LLVM (O2, no fast-math, no FMA
+// contraction) and run through ORC's LLJIT: batches of plain C records in,
+// records out, bit for bit what the interpreter computes.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ir/expected.h"
+#include "ir/graph.h"
+#include "sim/llvm/record_layout.h"
+
+namespace polydat::sim {
+
+class NativeKernel {
+ public:
+  // Lowers, optimises and JIT-compiles `f` (optimize()'s output: calls inlined).
+  static ir::Expected<std::unique_ptr<NativeKernel>, std::string> compile(const ir::CategoryIr& ir, ir::FuncId f);
+  ~NativeKernel();
+
+  const RecordLayout& inputs() const { return in_; }
+  const RecordLayout& outputs() const { return out_; }
+  // n evaluations: `in` holds n input records, `out` room for n output records.
+  void run(const void* in, void* out, size_t n) const { run_(in, out, n); }
+  // Through Values: the entry's input values in, its output values out.
+  std::vector<ir::Value> evaluate(const std::vector<ir::Value>& inputs) const;
+
+ private:
+  struct Jit;
+  NativeKernel() = default;
+  std::unique_ptr<Jit> jit_;
+  void (*run_)(const void*, void*, size_t) = nullptr;
+  RecordLayout in_, out_;
+  ir::Ty in_ty_, out_ty_;
+};
+
+}  // namespace polydat::sim

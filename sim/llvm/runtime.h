@@ -1,0 +1,45 @@
+// What native kernels call for strings (C linkage, so an object file from
+// `polydat emit-obj` links against the same functions). A string is a
+// (pointer, length) pair into storage owned by the step that produced it: its
+// scratch, rewritten each time the step runs. At the boundary each output
+// string is copied into the kernel's output store, which holds a batch's
+// strings until the next batch starts.
+#pragma once
+
+#include <cstdint>
+
+#include "sim/llvm/record_layout.h"
+
+extern "C" {
+
+struct PolydatScratch {
+  char* data;
+  uint64_t cap;
+};
+
+struct PolydatStore {
+  void* chunks;  // a list of blocks that never move until the store is reset
+};
+
+// ToStr of a scalar given as its bit pattern and ir::TyKind, exactly as ir::render.
+void polydat_rt_to_str(PolydatScratch* s, polydat::sim::StrView* out, uint64_t bits, uint32_t kind);
+// Lowercase hexadecimal of the bit pattern, no prefix.
+void polydat_rt_hex(PolydatScratch* s, polydat::sim::StrView* out, uint64_t bits);
+// Decimal, zero-padded to at least `width` digits (at most ir::kMaxFormatWidth).
+void polydat_rt_format_dec(PolydatScratch* s, polydat::sim::StrView* out, uint64_t value, uint64_t width);
+void polydat_rt_concat(PolydatScratch* s, polydat::sim::StrView* out, const polydat::sim::StrView* a,
+                       const polydat::sim::StrView* b);
+// Copies the string `field` names into the store and points `field` at the copy.
+void polydat_rt_publish(PolydatStore* store, polydat::sim::StrView* field);
+// Frees every string of the previous batch.
+void polydat_rt_store_reset(PolydatStore* store);
+}
+
+namespace polydat::sim {
+// Name -> address of every function above, for the JIT.
+struct RuntimeSymbol {
+  const char* name;
+  void* address;
+};
+const RuntimeSymbol* runtime_symbols(size_t& count);
+}  // namespace polydat::sim

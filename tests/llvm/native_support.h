@@ -1,0 +1,36 @@
+// Shared by the native-backend suites: a kernel compiled both ways, inputs
+// drawn for it, and the comparison of the native engine with the interpreter.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "frontend/compile.h"
+#include "ir/graph.h"
+#include "sim/llvm/native_kernel.h"
+
+namespace polydat::nativetest {
+
+struct Compiled {
+  std::string diagnostics;                     // when the frontend or the optimiser failed
+  std::optional<ir::CategoryIr> ir;            // optimize()'s output
+  frontend::CompileResult front;
+};
+Compiled compile_text(const std::string& name, const std::string& text);
+Compiled compile_path(const std::string& path, const std::vector<std::string>& lib_paths);
+
+// Input values for the entry: streamed params from `stream`, externs their defaults.
+// `draw(ty)` gives a random value of a scalar type (full width, edges favoured).
+ir::Value random_scalar(const ir::Ty& ty, std::mt19937_64& rng);
+
+// Runs `inputs` through the interpreter (skipping those it refuses, e.g. past
+// its iteration limit) and the native kernel; the first disagreement in words,
+// or "" when every kept input agrees. `compared` counts the kept inputs.
+std::string differences(const ir::CategoryIr& ir, const sim::NativeKernel& k, const std::vector<ir::Value>& inputs,
+                        size_t& compared, uint64_t max_iterations = 100'000);
+
+}  // namespace polydat::nativetest
