@@ -48,6 +48,13 @@ struct HlsArgs {
 int hls_command(const HlsArgs& args);
 int emit_sv_command(const HlsArgs& args, const std::string& out_dir);
 
+struct EmitObjArgs {
+  std::string file;
+  std::string out_dir;
+  std::vector<std::string> lib_paths;
+};
+int emit_obj_command(const EmitObjArgs& args);
+
 struct CosimArgs {
   HlsArgs hls;                       // the kernel and how it is synthesized
   std::string sim = "verilator";

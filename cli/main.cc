@@ -29,7 +29,7 @@ int main(int argc, char** argv) {
   check_cmd->add_option("-L", check.lib_paths, "a folder to search for modules (repeatable)")->allow_extra_args(false);
 
   EvalArgs eval;
-  CLI::App* eval_cmd = app.add_subcommand("eval", "evaluate a kernel on the interpreter");
+  CLI::App* eval_cmd = app.add_subcommand("eval", "evaluate a kernel on the interpreter or as native code");
   eval_cmd->add_option("file", eval.file, "the kernel (.gk)")->required();
   eval_cmd->add_option("--cycles", eval.cycles, "N (0..N) or A..B (half-open) for the first input")->capture_default_str();
   eval_cmd->add_option("--set", eval.sets, "NAME=VALUE for another input or an extern (repeatable)")->allow_extra_args(false);
@@ -58,6 +58,12 @@ int main(int argc, char** argv) {
   CLI::App* emit_cmd = app.add_subcommand("emit-sv", "write the kernel's SystemVerilog and report to a folder");
   add_hls_options(emit_cmd, emit);
   emit_cmd->add_option("-o", out_dir, "the output folder")->required();
+
+  EmitObjArgs obj;
+  CLI::App* obj_cmd = app.add_subcommand("emit-obj", "write the kernel as an object file and a C header (native code)");
+  obj_cmd->add_option("file", obj.file, "the kernel (.gk)")->required();
+  obj_cmd->add_option("-o", obj.out_dir, "the output folder")->required();
+  obj_cmd->add_option("-L", obj.lib_paths, "a folder to search for modules (repeatable)")->allow_extra_args(false);
 
   CosimArgs cosim;
   CLI::App* cosim_cmd =
@@ -93,8 +99,9 @@ int main(int argc, char** argv) {
   if (hls_cmd->parsed()) return hls_command(hls);
   if (emit_cmd->parsed()) return emit_sv_command(emit, out_dir);
   if (cosim_cmd->parsed()) return cosim_command(cosim);
+  if (obj_cmd->parsed()) return emit_obj_command(obj);
   // No subcommand: say so, with the list (checked here so that an unknown word is named first).
   fmt::print(stderr, "{}\n", app.help());
-  fmt::print(stderr, "error: a subcommand is required: check, eval, ir, hls, emit-sv or cosim\n");
+  fmt::print(stderr, "error: a subcommand is required: check, eval, ir, hls, emit-sv, cosim or emit-obj\n");
   return kUsageError;
 }

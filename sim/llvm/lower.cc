@@ -1,5 +1,7 @@
 #include "sim/llvm/lower.h"
 
+#include <algorithm>
+
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
@@ -24,8 +26,8 @@ using Leaves = std::vector<llvm::Value*>;
 
 class Lowerer {
  public:
-  Lowerer(llvm::LLVMContext& ctx, llvm::Module& mod, const ir::CategoryIr& ir, ir::FuncId f)
-      : ctx_(ctx), mod_(mod), b_(ctx), ir_(ir), f_(f), leaves_(ir.objects().size()) {}
+  Lowerer(llvm::LLVMContext& ctx, llvm::Module& mod, const ir::CategoryIr& ir, ir::FuncId f, std::string run_symbol)
+      : ctx_(ctx), mod_(mod), b_(ctx), ir_(ir), f_(f), run_symbol_(std::move(run_symbol)), leaves_(ir.objects().size()) {}
 
   ir::Expected<ir::Unit, std::string> run() {
     auto plan = ir::exec_plan(ir_, f_);
@@ -41,7 +43,7 @@ class Lowerer {
     auto* ptr = llvm::PointerType::get(ctx_, 0);
     auto* i64 = b_.getInt64Ty();
     auto* fn_ty = llvm::FunctionType::get(b_.getVoidTy(), {ptr, ptr, i64}, false);
-    fn_ = llvm::Function::Create(fn_ty, llvm::Function::ExternalLinkage, kRunSymbol, mod_);
+    fn_ = llvm::Function::Create(fn_ty, llvm::Function::ExternalLinkage, run_symbol_, mod_);
     fn_->addParamAttr(0, llvm::Attribute::NoAlias);
     fn_->addParamAttr(1, llvm::Attribute::NoAlias);
     llvm::Value* in_arg = fn_->getArg(0);
@@ -57,11 +59,15 @@ class Lowerer {
     b_.SetInsertPoint(loop);
     llvm::PHINode* i = b_.CreatePHI(i64, 2, "i");
     i->addIncoming(b_.getInt64(0), entry);
-    store_ = new llvm::GlobalVariable(mod_, store_type(), false, llvm::GlobalValue::InternalLinkage,
-                                      llvm::Constant::getNullValue(store_type()), "polydat.output_store");
-    b_.SetInsertPoint(entry->getTerminator());
-    b_.CreateCall(runtime("polydat_rt_store_reset", {ptr}), {store_});  // the last batch's strings
-    b_.SetInsertPoint(loop);
+    const bool str_outputs =
+        std::any_of(out.fields.begin(), out.fields.end(), [](const RecordField& o) { return o.kind == TyKind::Str; });
+    if (str_outputs) {  // the last batch's strings go; this batch's are copied out as they are stored
+      store_ = new llvm::GlobalVariable(mod_, store_type(), false, llvm::GlobalValue::InternalLinkage,
+                                        llvm::Constant::getNullValue(store_type()), "polydat.output_store");
+      b_.SetInsertPoint(entry->getTerminator());
+      b_.CreateCall(runtime("polydat_rt_store_reset", {ptr}), {store_});
+      b_.SetInsertPoint(loop);
+    }
     llvm::Value* in_rec = b_.CreateGEP(b_.getInt8Ty(), in_arg, b_.CreateMul(i, b_.getInt64(in.size)), "in_rec");
     llvm::Value* out_rec = b_.CreateGEP(b_.getInt8Ty(), out_arg, b_.CreateMul(i, b_.getInt64(out.size)), "out_rec");
 
@@ -489,6 +495,7 @@ class Lowerer {
   llvm::IRBuilder<> b_;
   const ir::CategoryIr& ir_;
   ir::FuncId f_;
+  std::string run_symbol_;
   ir::ExecPlan plan_;
   std::vector<Leaves> leaves_;  // per object id: its scalar leaves' current SSA values
   llvm::Function* fn_ = nullptr;
@@ -501,9 +508,10 @@ class Lowerer {
 }  // namespace
 
 ir::Expected<std::unique_ptr<llvm::Module>, std::string> lower_kernel(llvm::LLVMContext& ctx, const ir::CategoryIr& ir,
-                                                                      ir::FuncId f, const std::string& module_name) {
+                                                                      ir::FuncId f, const std::string& module_name,
+                                                                      const std::string& run_symbol) {
   auto mod = std::make_unique<llvm::Module>(module_name, ctx);
-  Lowerer l(ctx, *mod, ir, f);
+  Lowerer l(ctx, *mod, ir, f, run_symbol);
   if (auto r = l.run(); !r) return r.error();
   return mod;
 }

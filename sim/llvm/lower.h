@@ -16,11 +16,13 @@ class Module;
 
 namespace polydat::sim {
 
-// The batch function's symbol in every module this produces.
+// The batch function's symbol in the JIT's modules.
 inline constexpr const char* kRunSymbol = "polydat_run";
 
-// Expects optimize()'s output (calls inlined). An error names what cannot be lowered.
+// Expects optimize()'s output (calls inlined). The batch function is `run_symbol`.
+// An error names what cannot be lowered.
 ir::Expected<std::unique_ptr<llvm::Module>, std::string> lower_kernel(llvm::LLVMContext& ctx, const ir::CategoryIr& ir,
-                                                                      ir::FuncId f, const std::string& module_name);
+                                                                      ir::FuncId f, const std::string& module_name,
+                                                                      const std::string& run_symbol);
 
 }  // namespace polydat::sim

@@ -7,12 +7,9 @@
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
-#include <llvm/Passes/PassBuilder.h>
-#include <llvm/Support/TargetSelect.h>
 #include <llvm/Target/TargetMachine.h>
 
-#include <mutex>
-
+#include "sim/llvm/codegen_internal.h"
 #include "sim/llvm/lower.h"
 #include "sim/llvm/runtime.h"
 
@@ -22,62 +19,29 @@ struct NativeKernel::Jit {
   std::unique_ptr<llvm::orc::LLJIT> lljit;
 };
 
-namespace {
-
-std::string text(llvm::Error e) {
-  std::string s;
-  llvm::handleAllErrors(std::move(e), [&](const llvm::ErrorInfoBase& info) { s += info.message(); });
-  return s;
-}
-
-void init_llvm() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-  });
-}
-
-// LLVM's O2 pipeline, as clang -O2 runs it, for the host.
-void optimize_o2(llvm::Module& m, llvm::TargetMachine* tm) {
-  llvm::LoopAnalysisManager lam;
-  llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cgam;
-  llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder pb(tm);
-  pb.registerModuleAnalyses(mam);
-  pb.registerCGSCCAnalyses(cgam);
-  pb.registerFunctionAnalyses(fam);
-  pb.registerLoopAnalyses(lam);
-  pb.crossRegisterProxies(lam, fam, cgam, mam);
-  pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2).run(m, mam);
-}
-
-}  // namespace
-
 NativeKernel::~NativeKernel() = default;
 
 ir::Expected<std::unique_ptr<NativeKernel>, std::string> NativeKernel::compile(const ir::CategoryIr& ir, ir::FuncId f) {
   init_llvm();
   auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!jtmb) return "no native target: " + text(jtmb.takeError());
+  if (!jtmb) return "no native target: " + error_text(jtmb.takeError());
   jtmb->getOptions().AllowFPOpFusion = llvm::FPOpFusion::Strict;  // a * b + c is never fused
   jtmb->setCodeGenOptLevel(llvm::CodeGenOpt::Default);
   auto tm = jtmb->createTargetMachine();
-  if (!tm) return "no target machine: " + text(tm.takeError());
+  if (!tm) return "no target machine: " + error_text(tm.takeError());
 
   auto ctx = std::make_unique<llvm::LLVMContext>();
-  auto mod = lower_kernel(*ctx, ir, f, ir.func(f).name);
+  auto mod = lower_kernel(*ctx, ir, f, ir.func(f).name, kRunSymbol);
   if (!mod) return mod.error();
   (*mod)->setDataLayout((*tm)->createDataLayout());
   (*mod)->setTargetTriple((*tm)->getTargetTriple().str());
   optimize_o2(**mod, tm->get());
 
   auto lljit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*jtmb)).create();
-  if (!lljit) return "cannot start the JIT: " + text(lljit.takeError());
+  if (!lljit) return "cannot start the JIT: " + error_text(lljit.takeError());
   // libm (pow, fmod) from this process.
   auto gen = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess((*lljit)->getDataLayout().getGlobalPrefix());
-  if (!gen) return "cannot search this process's symbols: " + text(gen.takeError());
+  if (!gen) return "cannot search this process's symbols: " + error_text(gen.takeError());
   (*lljit)->getMainJITDylib().addGenerator(std::move(*gen));
   // The string helpers, by address (the process need not export them).
   llvm::orc::SymbolMap runtime;
@@ -88,11 +52,11 @@ ir::Expected<std::unique_ptr<NativeKernel>, std::string> NativeKernel::compile(c
     runtime[mangle(symbols[i].name)] = llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(symbols[i].address),
                                                                 llvm::JITSymbolFlags::Exported);
   if (auto e = (*lljit)->getMainJITDylib().define(llvm::orc::absoluteSymbols(std::move(runtime))))
-    return "cannot define the runtime: " + text(std::move(e));
+    return "cannot define the runtime: " + error_text(std::move(e));
   if (auto e = (*lljit)->addIRModule(llvm::orc::ThreadSafeModule(std::move(*mod), std::move(ctx))))
-    return "the JIT refused the module: " + text(std::move(e));
+    return "the JIT refused the module: " + error_text(std::move(e));
   auto sym = (*lljit)->lookup(kRunSymbol);
-  if (!sym) return "the JIT could not compile the kernel: " + text(sym.takeError());
+  if (!sym) return "the JIT could not compile the kernel: " + error_text(sym.takeError());
 
   std::unique_ptr<NativeKernel> k(new NativeKernel());
   k->run_ = sym->toPtr<void (*)(const void*, void*, size_t)>();
