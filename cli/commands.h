@@ -48,6 +48,14 @@ struct HlsArgs {
 int hls_command(const HlsArgs& args);
 int emit_sv_command(const HlsArgs& args, const std::string& out_dir);
 
+struct BenchArgs {
+  std::string file;
+  std::string cycles = "100000";      // N, or A..B (half-open), for the first input
+  std::vector<std::string> sets;      // NAME=VALUE
+  std::vector<std::string> lib_paths;
+};
+int bench_command(const BenchArgs& args);
+
 struct EmitObjArgs {
   std::string file;
   std::string out_dir;

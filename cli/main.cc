@@ -65,6 +65,15 @@ int main(int argc, char** argv) {
   obj_cmd->add_option("-o", obj.out_dir, "the output folder")->required();
   obj_cmd->add_option("-L", obj.lib_paths, "a folder to search for modules (repeatable)")->allow_extra_args(false);
 
+  BenchArgs bench;
+  CLI::App* bench_cmd = app.add_subcommand("bench", "time the interpreter and native code on a kernel, in one run");
+  bench_cmd->add_option("file", bench.file, "the kernel (.gk)")->required();
+  bench_cmd->add_option("--cycles", bench.cycles, "N (0..N) or A..B (half-open) for the first input")
+      ->capture_default_str();
+  bench_cmd->add_option("--set", bench.sets, "NAME=VALUE for another input or an extern (repeatable)")
+      ->allow_extra_args(false);
+  bench_cmd->add_option("-L", bench.lib_paths, "a folder to search for modules (repeatable)")->allow_extra_args(false);
+
   CosimArgs cosim;
   CLI::App* cosim_cmd =
       app.add_subcommand("cosim", "simulate the kernel's SystemVerilog cycle by cycle against the interpreter");
@@ -100,8 +109,9 @@ int main(int argc, char** argv) {
   if (emit_cmd->parsed()) return emit_sv_command(emit, out_dir);
   if (cosim_cmd->parsed()) return cosim_command(cosim);
   if (obj_cmd->parsed()) return emit_obj_command(obj);
+  if (bench_cmd->parsed()) return bench_command(bench);
   // No subcommand: say so, with the list (checked here so that an unknown word is named first).
   fmt::print(stderr, "{}\n", app.help());
-  fmt::print(stderr, "error: a subcommand is required: check, eval, ir, hls, emit-sv, cosim or emit-obj\n");
+  fmt::print(stderr, "error: a subcommand is required: check, eval, ir, hls, emit-sv, emit-obj, bench or cosim\n");
   return kUsageError;
 }

@@ -9,6 +9,12 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Target/TargetMachine.h>
 
+#include <xxhash.h>
+
+#include <map>
+#include <mutex>
+
+#include "ir/text_dump.h"
 #include "sim/llvm/codegen_internal.h"
 #include "sim/llvm/lower.h"
 #include "sim/llvm/runtime.h"
@@ -66,6 +72,21 @@ ir::Expected<std::unique_ptr<NativeKernel>, std::string> NativeKernel::compile(c
   k->in_ = record_layout(k->in_ty_);
   k->out_ = record_layout(k->out_ty_);
   return k;
+}
+
+ir::Expected<std::shared_ptr<const NativeKernel>, std::string> NativeKernel::cached(const ir::CategoryIr& ir,
+                                                                                    ir::FuncId f) {
+  static std::mutex mutex;
+  static std::map<std::pair<uint64_t, uint32_t>, std::shared_ptr<const NativeKernel>> kernels;
+  const std::string text = ir::to_text(ir);
+  const std::pair<uint64_t, uint32_t> key{XXH3_64bits(text.data(), text.size()), f.v};
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (auto it = kernels.find(key); it != kernels.end()) return it->second;
+  auto k = compile(ir, f);
+  if (!k) return k.error();
+  std::shared_ptr<const NativeKernel> shared(std::move(*k));
+  kernels.emplace(key, shared);
+  return shared;
 }
 
 std::vector<ir::Value> NativeKernel::evaluate(const std::vector<ir::Value>& inputs) const {

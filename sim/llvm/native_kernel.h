@@ -17,6 +17,9 @@ class NativeKernel {
  public:
   // Lowers, optimises and JIT-compiles `f` (optimize()'s output: calls inlined).
   static ir::Expected<std::unique_ptr<NativeKernel>, std::string> compile(const ir::CategoryIr& ir, ir::FuncId f);
+  // The same, compiled once per process for each distinct IR (keyed by a hash
+  // of its text dump and the function): a second request returns the first kernel.
+  static ir::Expected<std::shared_ptr<const NativeKernel>, std::string> cached(const ir::CategoryIr& ir, ir::FuncId f);
   ~NativeKernel();
 
   const RecordLayout& inputs() const { return in_; }

@@ -634,3 +634,20 @@ TEST_CASE("cli: eval --engine llvm prints what the interpreter prints, byte for 
       CHECK(llvm.out == interp.out);
     }
 }
+
+TEST_CASE("cli: bench times both engines and checks they agree; emit-obj writes an object and a header") {
+  Sandbox s;
+  s.file("ids.gk", kIds);
+  const Run b = s.run({"bench", "ids.gk", "--cycles", "2000"});
+  CHECK_MESSAGE(b.status == 0, b.err);
+  CHECK(contains(b.out, "bench ids.gk: 2000 evaluations\n"));
+  CHECK(contains(b.out, "  interpreter: "));
+  CHECK(contains(b.out, "  llvm:        "));
+  CHECK(contains(b.out, "  outputs agree: yes\n"));
+  const Run o = s.run({"emit-obj", "ids.gk", "-o", "out"});
+  CHECK_MESSAGE(o.status == 0, o.err);
+  CHECK(o.out == "out/ids.o\nout/ids.h\n");
+  CHECK(contains(o.err, "link libpolydat_rt.a"));  // the label is a string
+  CHECK(fs::file_size(s.path() / "out" / "ids.o") > 0);
+  CHECK(contains(polydat::testing::read_file(s.path() / "out" / "ids.h"), "void ids_run(const ids_inputs* in, ids_outputs* out, size_t n);"));
+}
