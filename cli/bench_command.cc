@@ -43,13 +43,9 @@ int bench_command(const BenchArgs& args) {
     return kUserError;
   }
   const ir::Ty in_ty = opt->object(opt->func(opt->entry()).input).ty;
-  const uint64_t count = stimulus->iterated() ? range->end - range->begin : 1;
-  std::vector<ir::Value> inputs;
-  for (uint64_t n = 0; n < count; ++n) {
-    auto fields = stimulus->at(range->begin + n);
-    if (!fields) return kUserError;
-    inputs.push_back(in_ty.is_unit() ? ir::Value() : ir::Value::structure(in_ty, std::move(*fields)));
-  }
+  auto records = stimulus->records(*range, in_ty);
+  if (!records) return kUserError;
+  const std::vector<ir::Value>& inputs = *records;
 
   ir::Interpreter interp(*opt);
   std::vector<ir::Value> expected;

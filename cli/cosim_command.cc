@@ -19,14 +19,13 @@ namespace {
 
 // The batch --cycles and --set describe: streamed inputs per evaluation, externs once.
 std::optional<sim::Batch> batch_of(const Stimulus& stimulus, const KernelDesign& k, CycleRange range) {
+  auto rows = stimulus.rows(range);
+  if (!rows) return std::nullopt;
   sim::Batch batch;
-  const uint64_t count = stimulus.iterated() ? range.end - range.begin : 1;
-  for (uint64_t n = 0; n < count; ++n) {
-    auto fields = stimulus.at(range.begin + n);
-    if (!fields) return std::nullopt;
+  for (const std::vector<ir::Value>& fields : *rows) {
     std::vector<ir::Value> streamed, configs;
-    for (size_t i = 0; i < fields->size(); ++i) (k.config_fields[i] ? configs : streamed).push_back((*fields)[i]);
-    if (n == 0) batch.configs = std::move(configs);  // the same for every evaluation
+    for (size_t i = 0; i < fields.size(); ++i) (k.config_fields[i] ? configs : streamed).push_back(fields[i]);
+    if (batch.inputs.empty()) batch.configs = std::move(configs);  // the same for every evaluation
     batch.inputs.push_back(std::move(streamed));
   }
   return batch;

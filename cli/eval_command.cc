@@ -147,14 +147,10 @@ int eval_command(const EvalArgs& args) {
   Table table;
   if (iterated) table.header.push_back(k.params[*iterated].name);
   for (const Port& o : k.outputs) table.header.push_back(o.name);
-  const uint64_t count = iterated ? range->end - range->begin : 1;
-  std::vector<ir::Value> inputs;
-  for (uint64_t n = 0; n < count; ++n) {
-    auto fields = stimulus->at(range->begin + n);
-    if (!fields) return kUserError;
-    inputs.push_back(in_ty.is_unit() ? ir::Value() : ir::Value::structure(in_ty, std::move(*fields)));
-  }
-  auto outputs = args.engine == "llvm" ? run_native(g, inputs) : run_interpreter(r, inputs, range->begin);
+  auto inputs = stimulus->records(*range, in_ty);
+  if (!inputs) return kUserError;
+  const uint64_t count = inputs->size();
+  auto outputs = args.engine == "llvm" ? run_native(g, *inputs) : run_interpreter(r, *inputs, range->begin);
   if (!outputs) return kUserError;
   for (uint64_t n = 0; n < count; ++n) {
     std::vector<ir::Value> row;

@@ -72,4 +72,24 @@ std::optional<std::vector<ir::Value>> Stimulus::at(uint64_t cycle) const {
   return fields;
 }
 
+std::optional<std::vector<std::vector<ir::Value>>> Stimulus::rows(CycleRange range) const {
+  std::vector<std::vector<ir::Value>> out;
+  const uint64_t count = iterated_ ? range.end - range.begin : 1;
+  for (uint64_t n = 0; n < count; ++n) {
+    auto fields = at(range.begin + n);
+    if (!fields) return std::nullopt;
+    out.push_back(std::move(*fields));
+  }
+  return out;
+}
+
+std::optional<std::vector<ir::Value>> Stimulus::records(CycleRange range, const ir::Ty& input) const {
+  auto all = rows(range);
+  if (!all) return std::nullopt;
+  std::vector<ir::Value> out;
+  for (std::vector<ir::Value>& fields : *all)
+    out.push_back(input.is_unit() ? ir::Value() : ir::Value::structure(input, std::move(fields)));
+  return out;
+}
+
 }  // namespace polydat::cli

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "frontend/program.h"
+#include "cli/values.h"
 #include "ir/value.h"
 
 namespace polydat::cli {
@@ -24,6 +25,10 @@ class Stimulus {
   // Every port's value at `cycle` (in the kernel's port order); nullopt, with
   // a message printed, when the cycle does not fit the iterated port.
   std::optional<std::vector<ir::Value>> at(uint64_t cycle) const;
+  // Every evaluation of `range` (one when no port is iterated), each as at() gives it.
+  std::optional<std::vector<std::vector<ir::Value>>> rows(CycleRange range) const;
+  // The same as the entry's input records (a struct of the ports; unit when there are none).
+  std::optional<std::vector<ir::Value>> records(CycleRange range, const ir::Ty& input) const;
 
  private:
   const frontend::Unit* kernel_ = nullptr;
