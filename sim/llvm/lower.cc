@@ -394,7 +394,11 @@ class Lowerer {
         const bool f32 = t.kind() == TyKind::F32;
         llvm::FunctionCallee pow = mod_.getOrInsertFunction(
             f32 ? "powf" : "pow", llvm::FunctionType::get(l->getType(), {l->getType(), l->getType()}, false));
-        return b_.CreateCall(pow, {l, r});
+        // The C library's pow, as the interpreter calls it: nobuiltin keeps LLVM from
+        // rewriting pow(x, 0.5) into sqrt, which rounds differently.
+        llvm::CallInst* call = b_.CreateCall(pow, {l, r});
+        call->addFnAttr(llvm::Attribute::NoBuiltin);
+        return call;
       }
       case OpKind::Eq: return b_.CreateFCmpOEQ(l, r);
       case OpKind::Neq: return b_.CreateFCmpUNE(l, r);

@@ -7,6 +7,7 @@
 
 #include "../ir/example_kernel.h"
 #include "cosim_throughput.h"
+#include "native_bench.h"
 #include "frontend/compile.h"
 #include "hls/design.h"
 #include "ir/pass_pipeline.h"
@@ -149,5 +150,6 @@ int main() {
   bench_interpreter();
   bench_compile_time();
   bench::bench_cosim_throughput();
+  bench::bench_native_backend();
   return 0;
 }
