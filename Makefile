@@ -26,6 +26,7 @@ run: build
 
 bench: build
 	@$(BUILD)/tests/bench/polydat-bench
+	@$(BUILD)/tests/systemc/polydat-systemc-bench
 
 clean:
 	rm -rf $(BUILD)

@@ -11,6 +11,7 @@
 #include "hls/report.h"
 #include "sim/cosim.h"
 #include "sim/interpreter_engine.h"
+#include "sim/systemc/systemc_engine.h"
 #include "sim/verilator/verilator_engine.h"
 
 namespace polydat::cli {
@@ -33,13 +34,64 @@ std::optional<sim::Batch> batch_of(const Stimulus& stimulus, const KernelDesign&
 
 // The command line that runs the same co-simulation, over `cycles`.
 std::string reproducer(const CosimArgs& a, const std::string& cycles) {
-  std::string cmd = "polydat cosim " + a.hls.file + " --cycles " + cycles;
+  std::string cmd = "polydat cosim " + a.hls.file + (a.sim == "verilator" ? "" : " --sim " + a.sim) + " --cycles " + cycles;
   for (const std::string& s : a.sets) cmd += " --set " + s;
   if (a.hls.target != "ice40") cmd += " --target " + a.hls.target;
   if (a.hls.clock_ns) cmd += fmt::format(" --clock-ns {}", *a.hls.clock_ns);
   if (a.hls.max_mul) cmd += fmt::format(" --max-mul {}", *a.hls.max_mul);
   for (const std::string& l : a.hls.lib_paths) cmd += " -L " + l;
   return cmd + fmt::format(" --stall {} --seed {}", a.stall, a.seed);
+}
+
+// What a simulator engine gave, with what the summary says about it.
+struct SimRun {
+  sim::EngineRun run;
+  std::string post_reset;
+  bool built_now = false;
+  double build_s = 0;
+  std::string reference;  // the SystemC reference model's own verdict, when there is one
+  bool reference_ok = true;
+};
+
+template <class Engine>
+ir::Expected<SimRun, std::string> simulate(Engine& engine, const sim::Batch& batch) {
+  const auto t0 = std::chrono::steady_clock::now();
+  if (auto built = engine.prepare(); !built) return built.error();
+  SimRun r;
+  r.build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  auto got = engine.run(batch);
+  if (!got) return got.error();
+  r.run = std::move(*got);
+  r.post_reset = engine.post_reset();
+  r.built_now = engine.built_now();
+  return r;
+}
+
+ir::Expected<SimRun, std::string> simulate(const CosimArgs& args, const KernelDesign& k, const sim::Batch& batch) {
+  if (args.sim == "systemc") {
+    sim::SystemCOptions o;
+    o.stall = args.stall;
+    o.seed = args.seed;
+    o.trace = args.trace;
+    o.kernel_file = args.hls.file;  // the reference model compiles it inside the simulation
+    o.lib_paths = args.hls.lib_paths;
+    sim::SystemCEngine engine(k.design, o);
+    auto r = simulate(engine, batch);
+    if (r) {
+      const sim::ReferenceCheck& c = engine.reference_check();
+      r->reference_ok = c.ok();
+      r->reference = c.ran ? fmt::format("{} results checked inside the simulation, {} mismatches", c.compared,
+                                         c.mismatches)
+                           : std::string("the reference model did not run");
+    }
+    return r;
+  }
+  sim::VerilatorOptions o;
+  o.stall = args.stall;
+  o.seed = args.seed;
+  o.trace = args.trace;
+  sim::VerilatorEngine engine(k.design, o);
+  return simulate(engine, batch);
 }
 
 std::string design_summary(const hls::Design& d) {
@@ -80,28 +132,17 @@ int cosim_command(const CosimArgs& args) {
     fmt::print(stderr, "error: the interpreter: {}\n", expected.error());
     return kUserError;
   }
-  sim::VerilatorOptions vo;
-  vo.stall = args.stall;
-  vo.seed = args.seed;
-  vo.trace = args.trace;
-  sim::VerilatorEngine engine(k->design, vo);
-  const auto t0 = std::chrono::steady_clock::now();
-  if (auto built = engine.prepare(); !built) {
-    fmt::print(stderr, "error: {}\n", built.error());
-    return kUserError;
-  }
-  const double build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  auto got = engine.run(*batch);
+  auto got = simulate(args, *k, *batch);
   if (!got) {
     fmt::print(stderr, "error: {}\n  reproduce: {}\n", got.error(), reproducer(args, args.cycles));
     return kUserError;
   }
   const bool free_flow = args.stall == 0;
-  const sim::CosimReport rep = sim::compare(k->design, *batch, *expected, *got, free_flow);
-  const bool reset_ok = engine.post_reset() == sim::expected_post_reset(k->design);
+  const sim::CosimReport rep = sim::compare(k->design, *batch, *expected, got->run, free_flow);
+  const bool reset_ok = got->post_reset == sim::expected_post_reset(k->design);
 
-  fmt::print("cosim {} on verilator: {} ({})\n", args.hls.file, design_summary(k->design),
-             engine.built_now() ? fmt::format("model built in {:.1f} s", build_s) : "model from the cache");
+  fmt::print("cosim {} on {}: {} ({})\n", args.hls.file, args.sim, design_summary(k->design),
+             got->built_now ? fmt::format("model built in {:.1f} s", got->build_s) : "model from the cache");
   if (stimulus->iterated())
     fmt::print("  stimulus: {} = {}..{}, stall {}, seed {}\n", r.kernel().params[*stimulus->iterated()].name,
                range->begin, range->end, args.stall, args.seed);
@@ -110,14 +151,15 @@ int cosim_command(const CosimArgs& args) {
   fmt::print("{}", sim::render(rep, k->design));
   if (!free_flow) fmt::print("  latency and II: checked under free flow only (--stall 0)\n");
   fmt::print("  after reset: {}\n", reset_ok ? "ready, no result, outputs zero"
-                                               : "WRONG (in_ready out_valid outputs:" + engine.post_reset() + ")");
+                                               : "WRONG (in_ready out_valid outputs:" + got->post_reset + ")");
+  if (!got->reference.empty()) fmt::print("  reference model: {}\n", got->reference);
   if (!args.trace.empty()) fmt::print("  trace: {}\n", args.trace);
   if (rep.first) {
     const uint64_t at = range->begin + rep.first->evaluation;
     fmt::print("  reproduce the evaluation: {}\n", reproducer(args, fmt::format("{}..{}", at, at + 1)));
   }
-  if (!rep.ok() || !reset_ok) fmt::print("  reproduce the run: {}\n", reproducer(args, args.cycles));
-  const bool ok = rep.ok() && reset_ok;
+  const bool ok = rep.ok() && reset_ok && got->reference_ok;
+  if (!ok) fmt::print("  reproduce the run: {}\n", reproducer(args, args.cycles));
   fmt::print("  result: {}\n", ok ? "PASS" : "FAIL");
   return ok ? kOk : kUserError;
 }

@@ -9,6 +9,7 @@
 #include "rtl/emit_sv.h"
 #include "sim/verilator/build_util.h"
 #include "sim/verilator/testbench.h"
+#include "sim/verilator/testbench_io.h"
 
 namespace polydat::sim {
 
@@ -51,16 +52,7 @@ ir::Expected<EngineRun, std::string> VerilatorEngine::run(const Batch& batch) {
   const fs::path work = binary_.parent_path().parent_path();
   const fs::path data = work / fmt::format("data-{}.txt", options_.seed);
   const fs::path result = work / fmt::format("result-{}.txt", options_.seed);
-  {
-    std::ofstream d(data);
-    d << batch.inputs.size() << " " << design_.dfg.inputs.size() << " " << batch.configs.size() << "\n";
-    for (const ir::Value& c : batch.configs) d << c.bits() << " ";
-    d << "\n";
-    for (const auto& row : batch.inputs) {
-      for (const ir::Value& v : row) d << v.bits() << " ";
-      d << "\n";
-    }
-  }
+  write_batch(data, design_, batch);
   std::string cmd = quote(binary_.string()) + " " + quote(data.string()) + " " + quote(result.string()) + " " +
                     std::to_string(options_.seed) + " " + fmt::format("{}", options_.stall) + " " +
                     std::to_string(options_.max_idle);
@@ -69,38 +61,9 @@ ir::Expected<EngineRun, std::string> VerilatorEngine::run(const Batch& batch) {
   const int status = shell(cmd, work / "run.log");
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (status != 0) return "the model exited with status " + std::to_string(status) + ": " + read_text(work / "run.log");
-  EngineRun run;
-  run.seconds = seconds;
   std::ifstream in(result);
-  std::string tag;
-  const auto& outs = design_.dfg.outputs;
-  while (in >> tag) {
-    if (tag == "POSTRESET") {
-      std::getline(in, post_reset_);
-    } else if (tag == "A") {
-      uint64_t c;
-      in >> c;
-      run.accepted_at.push_back(c);
-    } else if (tag == "R") {
-      uint64_t c;
-      in >> c;
-      run.delivered_at.push_back(c);
-      std::vector<ir::Value> row;
-      for (const hls::DfgPort& o : outs) {
-        unsigned long long bits;
-        in >> bits;
-        row.push_back(o.ty.is_bool() ? ir::Value::boolean(bits != 0) : ir::Value::integer(o.ty.kind(), bits));
-      }
-      run.outputs.push_back(std::move(row));
-    } else if (tag == "HANG") {
-      uint64_t c;
-      in >> c;
-      return fmt::format("no result for {} cycles: the design hangs at cycle {} after {} of {} results",
-                         options_.max_idle, c, run.outputs.size(), batch.inputs.size());
-    } else if (tag == "END") {
-      in >> run.cycles;
-    }
-  }
+  auto run = read_results(in, design_, batch, options_.max_idle, post_reset_);
+  if (run) run->seconds = seconds;
   return run;
 }
 

@@ -1,0 +1,131 @@
+#include "sim/systemc/systemc_engine.h"
+
+#include <fmt/core.h>
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+
+#include "rtl/emit_sv.h"
+#include "sim/systemc/sc_testbench.h"
+#include "sim/systemc/wrapper.h"
+#include "sim/verilator/build_util.h"
+#include "sim/verilator/testbench_io.h"
+#include "sim/verilator/verilator_engine.h"
+
+namespace polydat::sim {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The project's own libraries the testbench links for its reference model
+// (paths from meson, sim/systemc/meson.build), and the include root.
+std::vector<std::string> reference_libraries() {
+  std::vector<std::string> libs;
+  std::istringstream words(POLYDAT_SC_REFERENCE_LIBS);
+  for (std::string w; words >> w;) libs.push_back(w);
+  return libs;
+}
+
+// Changes whenever a library is rebuilt, so a stale testbench is never reused.
+std::string library_stamp(const std::vector<std::string>& libs) {
+  std::string stamp;
+  for (const std::string& l : libs) {
+    std::error_code ec;
+    const auto size = fs::file_size(l, ec);
+    const auto time = fs::last_write_time(l, ec).time_since_epoch().count();
+    stamp += fmt::format("// {} {} {}\n", l, ec ? 0 : size, ec ? 0 : time);
+  }
+  return stamp;
+}
+
+std::vector<std::string> systemc_flags(const std::string& trace) {
+  const TraceKind kind =
+      trace.empty() ? TraceKind::None : (fs::path(trace).extension() == ".vcd" ? TraceKind::Vcd : TraceKind::Fst);
+  std::vector<std::string> flags = verilator_flags(kind);
+  for (std::string& f : flags)
+    if (f == "--cc") f = "--sc";
+  // SystemC 2.3.4 exports the C++17 API only: verilator's default (gnu++17) suits it.
+  flags.insert(flags.end(), {"-CFLAGS", std::string("-I") + POLYDAT_SC_INCLUDE_ROOT});
+  std::string libs;
+  for (const std::string& l : reference_libraries()) libs += l + " ";
+  flags.insert(flags.end(), {"-LDFLAGS", libs + "-lsystemc -pthread -latomic"});
+  return flags;
+}
+
+std::string joined(const std::vector<std::string>& v, char by) {
+  std::string out;
+  for (const std::string& s : v) out += (out.empty() ? "" : std::string(1, by)) + s;
+  return out;
+}
+
+}  // namespace
+
+SystemCEngine::SystemCEngine(const hls::Design& design, SystemCOptions options)
+    : design_(design), options_(std::move(options)), module_(rtl::module_name(design)) {
+  if (options_.cache.empty()) options_.cache = default_cache_dir();
+  sv_ = options_.sv ? *options_.sv : rtl::emit_sv(design_);
+  wrapper_ = systemc_wrapper_header(design_, module_);
+  tb_ = systemc_testbench_cpp(design_, module_) + library_stamp(reference_libraries());
+}
+
+fs::path SystemCEngine::wrapper_path() const {
+  return binary_.empty() ? fs::path() : binary_.parent_path().parent_path() / (module_ + "_sc.h");
+}
+
+ir::Expected<fs::path, std::string> SystemCEngine::prepare() {
+  if (!binary_.empty()) return binary_;
+  auto built = build_cached(options_.cache / "systemc",
+                            ModelBuild{module_, sv_, tb_, "sc_tb.cpp", "sim", systemc_flags(options_.trace)});
+  if (!built) return built.error();
+  built_now_ = built->built_now;
+  binary_ = built->binary;
+  if (!fs::exists(wrapper_path())) std::ofstream(wrapper_path()) << wrapper_;
+  return binary_;
+}
+
+ir::Expected<EngineRun, std::string> SystemCEngine::run(const Batch& batch) {
+  auto bin = prepare();
+  if (!bin) return bin.error();
+  reference_check_ = {};
+  const fs::path work = binary_.parent_path().parent_path();
+  const fs::path data = work / fmt::format("data-{}.txt", options_.seed);
+  const fs::path result = work / fmt::format("result-{}.txt", options_.seed);
+  write_batch(data, design_, batch);
+  const std::string kernel = options_.kernel_file.empty() ? "-" : options_.kernel_file;
+  const std::string libs = options_.lib_paths.empty() ? "-" : joined(options_.lib_paths, ':');
+  std::string cmd = quote(binary_.string()) + " " + quote(data.string()) + " " + quote(result.string()) + " " +
+                    std::to_string(options_.seed) + " " + fmt::format("{}", options_.stall) + " " +
+                    std::to_string(options_.max_idle) + " " + quote(kernel) + " " + quote(libs);
+  if (!options_.trace.empty()) cmd += " " + quote(options_.trace);
+  const auto t0 = std::chrono::steady_clock::now();
+  const int status = shell(cmd, work / "run.log");
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::ifstream in(result);
+  if (status != 0) {
+    std::string first_line;
+    std::getline(in, first_line);
+    return "the SystemC model exited with status " + std::to_string(status) + ": " + first_line + read_text(work / "run.log");
+  }
+  // The testbench's own verdict (CHECKED) and the reference model's failure (REFERROR).
+  auto run = read_results(in, design_, batch, options_.max_idle, post_reset_,
+                          [&](const std::string& tag, std::istream& is) -> std::string {
+                            if (tag == "REFERROR") {
+                              std::string message;
+                              std::getline(is, message);
+                              return "the reference model in the SystemC testbench:" + message;
+                            }
+                            if (tag == "CHECKED") {
+                              long long first = -1;
+                              is >> reference_check_.compared >> reference_check_.mismatches >> first;
+                              reference_check_.ran = true;
+                              if (first >= 0) reference_check_.first_mismatch = static_cast<uint64_t>(first);
+                            }
+                            return "";
+                          });
+  if (run) run->seconds = seconds;
+  return run;
+}
+
+}  // namespace polydat::sim

@@ -1,0 +1,27 @@
+// Shared by the SystemC co-simulation suites: one batch through the SystemC
+// engine (its reference model compiling the kernel's own file), compared on
+// the host with the interpreter's run as the Verilator suites do.
+#pragma once
+
+#include <string>
+
+#include "sim/systemc/systemc_engine.h"
+#include "tests/sim/cosim_support.h"
+
+namespace polydat::sctest {
+
+struct ScRun {
+  simtest::CosimRun cosim;         // error, run, report, post_reset, built_now
+  sim::ReferenceCheck reference;   // the testbench's own check against its reference model
+};
+
+// The per-build cache, the stall and seed, and the kernel's file for the reference model.
+sim::SystemCOptions test_options(const simtest::SimKernel& k, double stall, uint64_t seed);
+
+ScRun cosimulate(const simtest::SimKernel& k, const sim::Batch& batch, const sim::EngineRun& expected,
+                 sim::SystemCOptions options);
+
+// A seed of its own for each kernel, stable when kernels are added (FNV-1a of the key).
+uint64_t seed_of(const std::string& key);
+
+}  // namespace polydat::sctest
