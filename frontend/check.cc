@@ -895,6 +895,7 @@ class UnitChecker {
     while (!work.empty()) {
       const Expr* x = work.back();
       work.pop_back();
+      if (x == nullptr) continue;  // an argument slot left for its default
       if (x->kind == ExprKind::Name && vars.count(x->name)) return true;
       for (const ExprPtr& c : x->operands) work.push_back(c.get());
       for (const ExprPtr& c : x->interpolated) work.push_back(c.get());

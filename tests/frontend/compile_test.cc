@@ -54,3 +54,21 @@ TEST_CASE("diagnostics render with file, line, column and caret") {
   CHECK(text.find("  y := x + z\n") != std::string::npos);
   CHECK(text.find("           ^\n") != std::string::npos);
 }
+
+// Found by the native backend's kernel generator: a call leaving out a
+// defaulted argument inside a loop guard crashed the guard check (it followed
+// the empty argument slot).
+TEST_CASE("a loop guard calling a module with a default argument compiles") {
+  auto r = frontend::compile_source("guard.gk",
+                                    "f(x: u64, k: u64 = 1) -> (y: u64) := {\n"
+                                    "    y := x + k\n"
+                                    "}\n"
+                                    "input n: u64\n"
+                                    "r := loop (i = 0) while i < (f(n) & 15) { i = i + 1 } yield i\n");
+  REQUIRE_MESSAGE(r.ok(), r.render_diagnostics());
+  auto out = ir::evaluate(*r.ir, r.ir->entry(),
+                          ir::Value::structure(r.ir->object(r.ir->func(r.ir->entry()).input).ty,
+                                               {ir::Value::integer(ir::TyKind::U64, 20)}));
+  REQUIRE(out.ok());
+  CHECK(out->elems().at(0).as_u64() == (20 + 1) % 16);  // 21 & 15 = 5 iterations
+}
