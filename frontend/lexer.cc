@@ -332,18 +332,34 @@ class Lexer {
     out_.tokens.push_back(std::move(t));
   }
 
-  // The } closing the { at `open`, skipping nested braces and strings; npos if none on this line.
+  // The } closing the { at `open`, skipping nested braces and strings (whose
+  // own interpolations may hold strings again); npos if none on this line.
   size_t matching_brace(size_t open) const {
-    int depth = 0;
+    struct Mode {
+      bool in_string;
+      int depth;  // code: braces open
+    };
+    std::vector<Mode> stack{{false, 0}};  // on the heap: nesting is bounded by the line, not the C++ stack
     for (size_t i = open; i < end_ && text_[i] != '\n'; ++i) {
       const char c = text_[i];
-      if (c == '"') {  // a nested string
-        for (++i; i < end_ && text_[i] != '"' && text_[i] != '\n'; ++i)
-          if (text_[i] == '\\') ++i;
+      Mode& m = stack.back();
+      if (m.in_string) {
+        const bool doubled = i + 1 < end_ && text_[i + 1] == c;
+        if (c == '\\') ++i;
+        else if (c == '"') stack.pop_back();
+        else if ((c == '{' || c == '}') && doubled) ++i;  // {{ and }} are literal braces
+        else if (c == '{') stack.push_back({false, 1});
         continue;
       }
-      if (c == '{') ++depth;
-      if (c == '}' && --depth == 0) return i;
+      if (c == '"') {
+        stack.push_back({true, 0});
+        continue;
+      }
+      if (c == '{') ++m.depth;
+      if (c == '}' && --m.depth == 0) {
+        if (stack.size() == 1) return i;
+        stack.pop_back();  // back in the string around this interpolation
+      }
     }
     return std::string::npos;
   }

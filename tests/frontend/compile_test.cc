@@ -72,3 +72,17 @@ TEST_CASE("a loop guard calling a module with a default argument compiles") {
   REQUIRE(out.ok());
   CHECK(out->elems().at(0).as_u64() == (20 + 1) % 16);  // 21 & 15 = 5 iterations
 }
+
+// Found by the kernel generator: a string inside an interpolation inside a
+// string inside an interpolation, holding an escaped quote, was refused as
+// unterminated (the brace matcher skipped the middle string to its first quote).
+TEST_CASE("strings nest three deep through interpolations") {
+  auto r = frontend::compile_source("nested.gk", "input n: u64\ns := \"<{\"[{\"\\\"{n}\"}]\"}>\"\nt := \"{{{\"}}\"}\"\n");
+  REQUIRE_MESSAGE(r.ok(), r.render_diagnostics());
+  auto out = ir::evaluate(*r.ir, r.ir->entry(),
+                          ir::Value::structure(r.ir->object(r.ir->func(r.ir->entry()).input).ty,
+                                               {ir::Value::integer(ir::TyKind::U64, 7)}));
+  REQUIRE(out.ok());
+  CHECK(out->elems().at(0).as_str() == "<[\"7]>");
+  CHECK(out->elems().at(1).as_str() == "{}");
+}
