@@ -32,6 +32,9 @@ ir::Expected<std::unique_ptr<NativeKernel>, std::string> NativeKernel::compile(c
   auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!jtmb) return "no native target: " + error_text(jtmb.takeError());
   jtmb->getOptions().AllowFPOpFusion = llvm::FPOpFusion::Strict;  // a * b + c is never fused
+  // LLVM 15's instruction selection aborts on some AVX-512 FP16 shuffles
+  // (llvm-project#59628, fixed later): never use that extension.
+  jtmb->getFeatures().AddFeature("avx512fp16", false);
   jtmb->setCodeGenOptLevel(llvm::CodeGenOpt::Default);
   auto tm = jtmb->createTargetMachine();
   if (!tm) return "no target machine: " + error_text(tm.takeError());
