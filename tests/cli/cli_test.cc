@@ -651,3 +651,15 @@ TEST_CASE("cli: bench times both engines and checks they agree; emit-obj writes 
   CHECK(fs::file_size(s.path() / "out" / "ids.o") > 0);
   CHECK(contains(polydat::testing::read_file(s.path() / "out" / "ids.h"), "void ids_run(const ids_inputs* in, ids_outputs* out, size_t n);"));
 }
+
+TEST_CASE("cli: cosim --sim systemc runs the SystemC testbench and its reference model") {
+  Sandbox s;
+  s.file("k.gk", "input cycle: u8\ny := cycle * 3 + 1\n");
+  const Run r = s.run({"cosim", "k.gk", "--sim", "systemc", "--cycles", "200", "--stall", "0.3"});
+  CHECK_MESSAGE(r.status == 0, r.out << r.err);
+  CHECK(contains(r.out, "cosim k.gk on systemc: pipeline"));
+  CHECK(contains(r.out, "evaluations compared: 200\n"));
+  CHECK(contains(r.out, "mismatches: 0\n"));
+  CHECK(contains(r.out, "reference model: 200 results checked inside the simulation, 0 mismatches"));
+  CHECK(contains(r.out, "result: PASS"));
+}
