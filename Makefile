@@ -2,7 +2,7 @@
 BUILD ?= build
 MESON_SETUP_ARGS ?=
 
-.PHONY: all deps build test test-slow run bench clean
+.PHONY: all deps build test test-slow run bench calibrate clean
 
 all: build
 
@@ -27,6 +27,10 @@ run: build
 bench: build
 	@$(BUILD)/tests/bench/polydat-bench
 	@$(BUILD)/tests/systemc/polydat-systemc-bench
+
+# Measures the iCE40 operator delays behind hls/op_library.cc with the real tools (about 10 minutes).
+calibrate: build
+	@$(BUILD)/tests/calibration/polydat-calibrate-ice40 docs/ice40-calibration.csv
 
 clean:
 	rm -rf $(BUILD)

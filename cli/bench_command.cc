@@ -5,11 +5,10 @@
 #include <chrono>
 
 #include "cli/commands.h"
+#include "cli/flow.h"
 #include "cli/stimulus.h"
 #include "cli/values.h"
-#include "frontend/compile.h"
 #include "ir/interp.h"
-#include "ir/pass_pipeline.h"
 #include "sim/llvm/native_kernel.h"
 
 namespace polydat::cli {
@@ -20,16 +19,10 @@ double seconds_since(Clock::time_point t0) { return std::chrono::duration<double
 }  // namespace
 
 int bench_command(const BenchArgs& args) {
-  auto range = parse_cycles(args.cycles);
-  if (!range) {
-    fmt::print(stderr, "error: --cycles takes N or A..B (half-open, A <= B), not '{}'\n", args.cycles);
-    return kUsageError;
-  }
-  frontend::CompileOptions copts;
-  copts.lib_paths = args.lib_paths;
-  const frontend::CompileResult r = frontend::compile_file(args.file, copts);
-  fmt::print(stderr, "{}", r.render_diagnostics());
-  if (!r.ok()) return kUserError;
+  auto range = cycles_option(args.cycles);
+  if (!range) return kUsageError;
+  frontend::CompileResult r;
+  if (!compile_kernel(args.file, args.lib_paths, r)) return kUserError;
   std::optional<Stimulus> stimulus;
   try {
     stimulus = Stimulus::make(r.kernel(), args.sets);
@@ -37,11 +30,8 @@ int bench_command(const BenchArgs& args) {
     return kUsageError;
   }
   if (!stimulus) return kUserError;
-  auto opt = ir::optimize(*r.ir);
-  if (!opt) {
-    fmt::print(stderr, "error: internal: the optimiser failed ({})\n", opt.error().message);
-    return kUserError;
-  }
+  auto opt = optimized(*r.ir);
+  if (!opt) return kUserError;
   const ir::Ty in_ty = opt->object(opt->func(opt->entry()).input).ty;
   auto records = stimulus->records(*range, in_ty);
   if (!records) return kUserError;

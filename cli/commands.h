@@ -71,7 +71,30 @@ struct CosimArgs {
   double stall = 0;                  // probability that in_valid and out_ready are each low
   uint64_t seed = 1;
   std::string trace;                 // a waveform: FILE.vcd or FILE.fst
+  std::string board;                 // simulate the board top of this board instead
+  bool cycles_given = false;         // --cycles was on the command line (--board defaults to 1000)
 };
 int cosim_command(const CosimArgs& args);
+int board_cosim_command(const CosimArgs& args);
+
+struct SynthArgs {
+  HlsArgs hls;                       // the kernel and how it is synthesized (the clock follows --freq)
+  std::string board;                 // a bundled board's name, or a board file (.yaml)
+  std::string device;                // without a board: up5k | hx8k | lp8k | hx1k
+  std::string package;               // with --device: the package (default: the device's)
+  std::optional<double> freq_mhz;    // the clock asked of nextpnr (--board: the oscillator's)
+  std::string out_dir;               // default: KERNEL-BOARD or KERNEL-DEVICE
+  std::vector<std::string> sets;     // NAME=VALUE for the board top's externs and held inputs
+  std::string estimate;              // ecp5 | xilinx: resources through Yosys only, no place and route
+  bool close_timing = false;         // re-schedule with a tighter clock while Fmax misses
+  uint32_t seed = 1;                 // nextpnr's placement seed
+};
+int synth_command(const SynthArgs& args);
+
+struct FlashArgs {
+  std::string board;
+  std::string dir;  // what `polydat synth --board` wrote
+};
+int flash_command(const FlashArgs& args);
 
 }  // namespace polydat::cli

@@ -94,19 +94,12 @@ ir::Expected<SimRun, std::string> simulate(const CosimArgs& args, const KernelDe
   return simulate(engine, batch);
 }
 
-std::string design_summary(const hls::Design& d) {
-  if (d.kind == hls::DesignKind::Pipeline) return fmt::format("pipeline, {} stage{}", d.stages, d.stages == 1 ? "" : "s");
-  return fmt::format("FSM, {} state{}", d.states.size(), d.states.size() == 1 ? "" : "s");
-}
-
 }  // namespace
 
 int cosim_command(const CosimArgs& args) {
-  auto range = parse_cycles(args.cycles);
-  if (!range) {
-    fmt::print(stderr, "error: --cycles takes N or A..B (half-open, A <= B), not '{}'\n", args.cycles);
-    return kUsageError;
-  }
+  if (!args.board.empty()) return board_cosim_command(args);
+  auto range = cycles_option(args.cycles);
+  if (!range) return kUsageError;
   if (!(args.stall >= 0 && args.stall < 1)) {
     fmt::print(stderr, "error: --stall is a probability in [0, 1)\n");
     return kUsageError;
@@ -141,7 +134,7 @@ int cosim_command(const CosimArgs& args) {
   const sim::CosimReport rep = sim::compare(k->design, *batch, *expected, got->run, free_flow);
   const bool reset_ok = got->post_reset == sim::expected_post_reset(k->design);
 
-  fmt::print("cosim {} on {}: {} ({})\n", args.hls.file, args.sim, design_summary(k->design),
+  fmt::print("cosim {} on {}: {} ({})\n", args.hls.file, args.sim, hls::summary_line(k->design),
              got->built_now ? fmt::format("model built in {:.1f} s", got->build_s) : "model from the cache");
   if (stimulus->iterated())
     fmt::print("  stimulus: {} = {}..{}, stall {}, seed {}\n", r.kernel().params[*stimulus->iterated()].name,

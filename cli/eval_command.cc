@@ -4,11 +4,11 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/flow.h"
 #include "cli/stimulus.h"
 #include "cli/values.h"
 #include "frontend/compile.h"
 #include "ir/interp.h"
-#include "ir/pass_pipeline.h"
 #include "sim/llvm/native_kernel.h"
 
 namespace polydat::cli {
@@ -103,11 +103,8 @@ std::optional<std::vector<ir::Value>> run_interpreter(const frontend::CompileRes
 
 // The native backend: optimised, compiled once, the whole batch in one call.
 std::optional<std::vector<ir::Value>> run_native(const ir::CategoryIr& g, const std::vector<ir::Value>& inputs) {
-  auto opt = ir::optimize(g);
-  if (!opt) {
-    user_error("internal: the optimiser failed (" + opt.error().message + ")");
-    return std::nullopt;
-  }
+  auto opt = optimized(g);
+  if (!opt) return std::nullopt;
   auto kernel = sim::NativeKernel::compile(*opt, opt->entry());
   if (!kernel) {
     user_error("the llvm engine cannot run this kernel: " + kernel.error());
@@ -122,16 +119,10 @@ int eval_command(const EvalArgs& args) {
     user_error("--format is table, csv or json");
     return kUsageError;
   }
-  auto range = parse_cycles(args.cycles);
-  if (!range) {
-    user_error("--cycles takes N or A..B (half-open, A <= B), not '" + args.cycles + "'");
-    return kUsageError;
-  }
-  frontend::CompileOptions options;
-  options.lib_paths = args.lib_paths;
-  const frontend::CompileResult r = frontend::compile_file(args.file, options);
-  fmt::print(stderr, "{}", r.render_diagnostics());
-  if (!r.ok()) return kUserError;
+  auto range = cycles_option(args.cycles);
+  if (!range) return kUsageError;
+  frontend::CompileResult r;
+  if (!compile_kernel(args.file, args.lib_paths, r)) return kUserError;
   const frontend::Unit& k = r.kernel();
   std::optional<Stimulus> stimulus;
   try {

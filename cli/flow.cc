@@ -6,6 +6,30 @@
 
 namespace polydat::cli {
 
+bool compile_kernel(const std::string& file, const std::vector<std::string>& lib_paths, frontend::CompileResult& r) {
+  frontend::CompileOptions copts;
+  copts.lib_paths = lib_paths;
+  r = frontend::compile_file(file, copts);
+  fmt::print(stderr, "{}", r.render_diagnostics());
+  return r.ok();
+}
+
+std::optional<ir::CategoryIr> optimized(const ir::CategoryIr& g) {
+  auto o = ir::optimize(g);
+  if (!o) {
+    fmt::print(stderr, "error: internal: the optimiser failed ({}: {})\n", ir::error_kind_name(o.error().kind),
+               o.error().message);
+    return std::nullopt;
+  }
+  return std::move(*o);
+}
+
+std::optional<CycleRange> cycles_option(const std::string& text) {
+  auto range = parse_cycles(text);
+  if (!range) fmt::print(stderr, "error: --cycles takes N or A..B (half-open, A <= B), not '{}'\n", text);
+  return range;
+}
+
 std::optional<hls::HlsOptions> hls_options(const HlsArgs& args) {
   hls::HlsOptions o;
   if (!hls::parse_target(args.target, o.target)) {
@@ -31,16 +55,9 @@ std::optional<hls::HlsOptions> hls_options(const HlsArgs& args) {
 
 std::optional<KernelDesign> design_for(const HlsArgs& args, const hls::HlsOptions& options,
                                        frontend::CompileResult& r) {
-  frontend::CompileOptions copts;
-  copts.lib_paths = args.lib_paths;
-  r = frontend::compile_file(args.file, copts);
-  fmt::print(stderr, "{}", r.render_diagnostics());
-  if (!r.ok()) return std::nullopt;
-  auto opt = ir::optimize(*r.ir);
-  if (!opt) {
-    fmt::print(stderr, "error: internal: the optimiser failed ({})\n", opt.error().message);
-    return std::nullopt;
-  }
+  if (!compile_kernel(args.file, args.lib_paths, r)) return std::nullopt;
+  auto opt = optimized(*r.ir);
+  if (!opt) return std::nullopt;
   std::vector<bool> config_fields;
   for (const frontend::Port& p : r.kernel().params) config_fields.push_back(p.is_extern);
   auto d = hls::synthesize(*opt, opt->entry(), config_fields, options);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/values.h"
 #include "frontend/compile.h"
 #include "hls/design.h"
 #include "ir/graph.h"
@@ -17,6 +18,15 @@ struct KernelDesign {
   hls::Design design;
   std::vector<bool> config_fields;  // which entry parameters are externs (cfg_ ports)
 };
+
+// compile_file with the -L folders, its diagnostics printed on stderr; false when it failed.
+bool compile_kernel(const std::string& file, const std::vector<std::string>& lib_paths, frontend::CompileResult& r);
+
+// ir::optimize; nullopt after printing the failure (the passes refusing their own output is a compiler bug).
+std::optional<ir::CategoryIr> optimized(const ir::CategoryIr& g);
+
+// parse_cycles; nullopt after printing what --cycles takes.
+std::optional<CycleRange> cycles_option(const std::string& text);
 
 // The HLS options of the command line; nullopt (after printing why) on a bad value.
 std::optional<hls::HlsOptions> hls_options(const HlsArgs& args);

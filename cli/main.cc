@@ -90,6 +90,29 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   cosim_cmd->add_option("--trace", cosim.trace, "write a waveform: FILE.vcd, or FST for any other name");
 
+  cosim_cmd->add_option("--board", cosim.board, "simulate the whole board top, decoding its UART (a board or a .yaml)");
+
+  SynthArgs synth;
+  CLI::App* synth_cmd = app.add_subcommand("synth", "Yosys, nextpnr-ice40 and icepack: a bitstream and a report");
+  add_hls_options(synth_cmd, synth.hls);
+  synth_cmd->add_option("--board", synth.board, "a board (bundled name or .yaml): the kernel inside the board top");
+  synth_cmd->add_option("--device", synth.device, "without a board: the kernel alone on up5k, hx8k, lp8k or hx1k")
+      ->check(CLI::IsMember({"up5k", "hx8k", "lp8k", "hx1k"}));
+  synth_cmd->add_option("--package", synth.package, "with --device: the package (default: the device's)");
+  synth_cmd->add_option("--freq", synth.freq_mhz, "with --device: the clock in MHz (default 48)");
+  synth_cmd->add_option("-o", synth.out_dir, "the output folder (default: KERNEL-BOARD or KERNEL-DEVICE)");
+  synth_cmd->add_option("--set", synth.sets, "NAME=VALUE for an extern or a held input of the board top (repeatable)")
+      ->allow_extra_args(false);
+  synth_cmd->add_option("--estimate", synth.estimate, "ecp5 or xilinx: resources through Yosys only")
+      ->check(CLI::IsMember({"ecp5", "xilinx"}));
+  synth_cmd->add_flag("--close-timing", synth.close_timing, "schedule again with a tighter clock while Fmax misses");
+  synth_cmd->add_option("--seed", synth.seed, "nextpnr's placement seed")->capture_default_str();
+
+  FlashArgs flash;
+  CLI::App* flash_cmd = app.add_subcommand("flash", "program an attached board with what `synth --board` wrote");
+  flash_cmd->add_option("--board", flash.board, "the board")->required();
+  flash_cmd->add_option("dir", flash.dir, "the folder `polydat synth` wrote")->required();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -107,11 +130,14 @@ int main(int argc, char** argv) {
   if (ir_cmd->parsed()) return ir_command(ir);
   if (hls_cmd->parsed()) return hls_command(hls);
   if (emit_cmd->parsed()) return emit_sv_command(emit, out_dir);
+  cosim.cycles_given = cosim_cmd->count("--cycles") > 0;
   if (cosim_cmd->parsed()) return cosim_command(cosim);
+  if (synth_cmd->parsed()) return synth_command(synth);
+  if (flash_cmd->parsed()) return flash_command(flash);
   if (obj_cmd->parsed()) return emit_obj_command(obj);
   if (bench_cmd->parsed()) return bench_command(bench);
   // No subcommand: say so, with the list (checked here so that an unknown word is named first).
   fmt::print(stderr, "{}\n", app.help());
-  fmt::print(stderr, "error: a subcommand is required: check, eval, ir, hls, emit-sv, emit-obj, bench or cosim\n");
+  fmt::print(stderr, "error: a subcommand is required: check, eval, ir, hls, emit-sv, emit-obj, bench, cosim, synth or flash\n");
   return kUsageError;
 }

@@ -14,6 +14,11 @@ std::string_view target_name(Target t);
 bool parse_target(std::string_view name, Target& out);
 // The default clock period of a target, in ns.
 double default_clock_ns(Target t);
+// The period of a register-to-register path with no operator on it (clock to
+// output, routing, setup; on iCE40 also the LUT every flip-flop is entered
+// through), in ns: what a chain of operators adds its delays to. 0 where it
+// is not modelled (the generic target).
+double register_overhead_ns(Target t);
 
 // What kind of hardware unit an operation needs; units of one class and width can be shared.
 enum class UnitClass : uint8_t {

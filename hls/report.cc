@@ -117,4 +117,9 @@ std::string report_json(const Design& d) {
   return j.dump(2) + "\n";
 }
 
+std::string summary_line(const Design& d) {
+  if (d.kind == DesignKind::Pipeline) return fmt::format("pipeline, {} stage{}", d.stages, d.stages == 1 ? "" : "s");
+  return fmt::format("FSM, {} state{}", d.states.size(), d.states.size() == 1 ? "" : "s");
+}
+
 }  // namespace polydat::hls

@@ -11,6 +11,9 @@ namespace polydat::hls {
 std::string report_text(const Design& d);
 std::string report_json(const Design& d);  // one JSON object
 
+// The design's shape in a few words: "pipeline, 8 stages", "FSM, 5 states".
+std::string summary_line(const Design& d);
+
 // The operation's name in reports and pictures: "Add u64", "Mul u32".
 std::string op_label(const Design& d, ValueId v);
 

@@ -1,0 +1,243 @@
+#include "boards/board_top.h"
+
+#include <fmt/core.h>
+
+#include <cmath>
+
+#include "boards/top_ports.h"
+#include "rtl/emit_sv.h"
+
+namespace polydat::boards {
+
+namespace {
+
+unsigned hex_digits(unsigned bits) { return (std::max(1u, bits) + 3) / 4; }
+
+// Bits enough to count to n.
+unsigned bits_for(uint64_t n) {
+  unsigned b = 1;
+  while (b < 64 && (n >> b) != 0) ++b;
+  return b;
+}
+
+std::string literal(unsigned width, uint64_t value) {
+  if (width < 64) value &= (1ull << width) - 1;
+  return fmt::format("{}'h{:x}", width, value);
+}
+
+std::string vec(unsigned width) { return width <= 1 ? "" : fmt::format("[{}:0] ", width - 1); }
+
+// One name for ours that the kernel's module does not already have.
+std::string unclashed(std::string ours, const std::string& kernel) { return ours == kernel ? ours + "_top" : ours; }
+
+std::string uart_tx_module(const std::string& name) {
+  return fmt::format(R"(// A UART transmitter, 8N1: DIVISOR clock cycles per bit, the line high when idle.
+module {name} #(parameter int DIVISOR = 104) (
+    input  logic clk,
+    input  logic rst,
+    input  logic valid,
+    output logic ready,
+    input  logic [7:0] data,
+    output logic tx
+);
+  localparam int TW = $clog2(DIVISOR);
+  logic [9:0] frame;  // stop bit, 8 data bits, start bit: sent from bit 0; all ones when idle
+  logic [3:0] bits_left;
+  logic [TW-1:0] tick;
+  assign ready = bits_left == 4'd0;
+  assign tx = frame[0];  // straight from a flip-flop: no glitch reaches the pin
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      frame <= '1;
+      bits_left <= 4'd0;
+      tick <= '0;
+    end else if (bits_left == 4'd0) begin
+      if (valid) begin
+        frame <= {{1'b1, data, 1'b0}};
+        bits_left <= 4'd10;
+        tick <= '0;
+      end
+    end else if (tick == TW'(DIVISOR - 1)) begin
+      tick <= '0;
+      frame <= {{1'b1, frame[9:1]}};
+      bits_left <= bits_left - 4'd1;
+    end else begin
+      tick <= tick + 1'b1;
+    end
+  end
+endmodule
+)",
+                     fmt::arg("name", name));
+}
+
+}  // namespace
+
+uint32_t result_line_chars(const hls::Design& design) {
+  uint32_t n = 0;
+  for (const hls::DfgPort& o : design.dfg.outputs) n += hex_digits(o.ty.bits()) + 1;  // digits, then a space or the newline
+  return std::max<uint32_t>(n, 1);
+}
+
+BoardTop board_top(const hls::Design& design, const Board& board, const BoardTopOptions& options) {
+  const hls::Dfg& g = design.dfg;
+  const rtl::PortNames ports = rtl::port_names(design);
+  const std::string kernel = rtl::module_name(design);
+  BoardTop top;
+  top.module = unclashed("polydat_board", kernel);
+  const std::string uart = unclashed("polydat_uart_tx", kernel);
+  const double clock_hz = board.clock_mhz * 1e6;
+  top.divisor = static_cast<uint32_t>(std::max(2.0, std::round(clock_hz / board.baud)));
+  top.line_chars = result_line_chars(design);
+
+  std::string header_ports = fmt::format("    input  logic {},\n", kClockPort);
+  if (board.reset_button) header_ports += fmt::format("    input  logic {},\n", kResetPort);
+  header_ports += fmt::format("    output logic {},\n    output logic {}\n", kUartTxPort, kLedPort);
+
+  // Reset: power-on (iCE40 flip-flops start at zero after configuration), or the button, synchronised.
+  std::string reset = "  logic [3:0] por = 4'd0;\n  always_ff @(posedge clk) if (por != 4'hf) por <= por + 4'd1;\n";
+  std::string reset_cond = "por != 4'hf";
+  if (board.reset_button) {
+    reset += fmt::format("  logic [1:0] btn_sync = 2'b00;  // two flip-flops against metastability\n"
+                         "  always_ff @(posedge clk) btn_sync <= {{btn_sync[0], {}{}}};\n",
+                         board.reset_button->active_low ? "~" : "", kResetPort);
+    reset_cond += " || btn_sync[1]";
+  }
+  // Held as its complement: a flip-flop's power-on zero then means "in reset".
+  reset += fmt::format("  logic running = 1'b0;\n  always_ff @(posedge clk) running <= !({});\n  logic rst;\n"
+                       "  assign rst = !running;\n",
+                       reset_cond);
+
+  // Inputs: the counter into the first, the rest held; the configuration block.
+  std::string feed, connect;
+  connect += "      .clk(clk),\n      .rst(rst),\n      .in_valid(k_in_valid),\n      .in_ready(k_in_ready),\n";
+  if (!g.inputs.empty()) {
+    const unsigned w = g.inputs[0].ty.bits();
+    feed += fmt::format(
+        "  logic {}count;  // the kernel's first input: 0, 1, 2, ... one per evaluation\n"
+        "  always_ff @(posedge clk)\n    if (rst) count <= '0;\n    else if (k_in_valid && k_in_ready) count <= count + 1'b1;\n",
+        vec(w));
+    connect += fmt::format("      .{}(count),\n", ports.inputs[0]);
+  }
+  for (size_t i = 1; i < g.inputs.size(); ++i) {
+    const uint64_t v = i - 1 < options.inputs.size() ? options.inputs[i - 1] : 0;
+    connect += fmt::format("      .{}({}),\n", ports.inputs[i], literal(g.inputs[i].ty.bits(), v));
+  }
+  if (!g.configs.empty()) feed += "  // The configuration block: each extern in a register, loaded with its value at reset.\n";
+  for (size_t i = 0; i < g.configs.size(); ++i) {
+    const unsigned w = g.configs[i].ty.bits();
+    const uint64_t v = i < options.configs.size() ? options.configs[i] : 0;
+    feed += fmt::format("  logic {}config_{};  // {}\n  always_ff @(posedge clk) if (rst) config_{} <= {};\n", vec(w), i,
+                        g.configs[i].name, i, literal(w, v));
+    connect += fmt::format("      .{}(config_{}),\n", ports.configs[i], i);
+  }
+  connect += "      .out_valid(k_out_valid),\n      .out_ready(k_out_ready)";
+  std::string results, held_fields;
+  unsigned held_bits = 0;
+  for (size_t i = 0; i < g.outputs.size(); ++i) {
+    const unsigned w = g.outputs[i].ty.bits(), padded = 4 * hex_digits(w);
+    results += fmt::format("  logic {}result_{};  // {}\n", vec(w), i, g.outputs[i].name);
+    connect += fmt::format(",\n      .{}(result_{})", ports.outputs[i], i);
+    if (!held_fields.empty()) held_fields += ", ";
+    held_fields += padded > w ? fmt::format("{}'d0, result_{}", padded - w, i) : fmt::format("result_{}", i);
+    held_bits += padded;
+  }
+
+  // The line: character k of the result held; digits, spaces, the newline.
+  const unsigned iw = bits_for(top.line_chars);
+  std::string cases;
+  uint32_t at = 0;
+  unsigned top_bit = held_bits;  // one past the highest bit of the current field
+  for (size_t i = 0; i < g.outputs.size(); ++i) {
+    const unsigned digits = hex_digits(g.outputs[i].ty.bits());
+    for (unsigned d = 0; d < digits; ++d, ++at)
+      cases += fmt::format("      {}'d{}: begin nib = held[{}:{}]; kind = 2'd0; end\n", iw, at, top_bit - 4 * d - 1,
+                           top_bit - 4 * d - 4);
+    top_bit -= 4 * digits;
+    if (i + 1 < g.outputs.size()) cases += fmt::format("      {}'d{}: kind = 2'd1;\n", iw, at++);
+  }
+  const std::string held_decl = held_bits ? fmt::format("  logic {}held;  // the result being sent\n", vec(held_bits)) : "";
+  const std::string held_load = held_bits ? fmt::format("        held <= {{{}}};\n", held_fields) : "";
+  const std::string held_reset = held_bits ? "      held <= '0;\n" : "";
+  const std::string nib_decl = held_bits ? "  logic [3:0] nib;\n" : "  logic [3:0] nib;  // no outputs: never a digit\n";
+
+  const unsigned beat_bit = static_cast<unsigned>(std::floor(std::log2(std::max(2.0, clock_hz))));
+  const std::string led = fmt::format("{}beat[{}]", board.leds.empty() || !board.leds[0].active_low ? "" : "~", beat_bit);
+
+  top.sv = fmt::format(R"(// Generated by polydat: the board top for kernel '{kernel_name}' on {title}. Do not edit.
+// {mhz} MHz oscillator; results leave on {tx} at {baud} baud, 8N1 (divisor {divisor}), one line
+// of {chars} characters per result: the outputs in hex, spaces between, a newline.
+/* verilator lint_off DECLFILENAME */
+/* verilator lint_off UNUSEDSIGNAL */
+module {top} (
+{header_ports});
+{reset}
+  logic k_in_valid, k_in_ready, k_out_valid, k_out_ready;
+  assign k_in_valid = !rst;
+{feed}{results}
+  {kernel} u_kernel (
+{connect}
+  );
+
+  // The serialiser: one result at a time; the kernel waits while a line is on the wire.
+{held_decl}  logic sending;
+  logic {iw_vec}idx;  // the character being offered
+  logic tx_ready;
+  assign k_out_ready = !sending;
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      sending <= 1'b0;
+      idx <= '0;
+{held_reset}    end else if (!sending) begin
+      if (k_out_valid) begin
+{held_load}        sending <= 1'b1;
+        idx <= '0;
+      end
+    end else if (tx_ready) begin
+      if (idx == {iw}'d{last}) sending <= 1'b0;
+      idx <= idx + 1'b1;
+    end
+  end
+
+{nib_decl}  logic [1:0] kind;  // 0 a hex digit, 1 a space, 2 the newline
+  always_comb begin
+    nib = 4'd0;
+    kind = 2'd2;
+    case (idx)
+{cases}      default: kind = 2'd2;
+    endcase
+  end
+  logic [7:0] char_out;
+  assign char_out = kind == 2'd0 ? (nib < 4'd10 ? {{4'h3, nib}} : 8'h57 + {{4'h0, nib}}) : kind == 2'd1 ? 8'h20 : 8'h0a;
+
+  {uart} #(.DIVISOR({divisor})) u_uart (
+      .clk(clk),
+      .rst(rst),
+      .valid(sending),
+      .ready(tx_ready),
+      .data(char_out),
+      .tx({tx})
+  );
+
+  // The heartbeat: bit {beat_bit} of a free-running counter, about one blink a second.
+  logic [{beat_bit}:0] beat = '0;
+  always_ff @(posedge clk) beat <= beat + 1'b1;
+  assign {led_port} = {led};
+endmodule
+
+{uart_module}
+{kernel_sv})",
+                       fmt::arg("kernel_name", design.dfg.name), fmt::arg("title", board.title),
+                       fmt::arg("mhz", board.clock_mhz), fmt::arg("tx", kUartTxPort), fmt::arg("baud", board.baud),
+                       fmt::arg("divisor", top.divisor), fmt::arg("chars", top.line_chars), fmt::arg("top", top.module),
+                       fmt::arg("header_ports", header_ports), fmt::arg("reset", reset), fmt::arg("feed", feed),
+                       fmt::arg("results", results), fmt::arg("kernel", kernel), fmt::arg("connect", connect),
+                       fmt::arg("held_decl", held_decl), fmt::arg("iw_vec", vec(iw)), fmt::arg("iw", iw),
+                       fmt::arg("held_reset", held_reset), fmt::arg("held_load", held_load),
+                       fmt::arg("last", top.line_chars - 1), fmt::arg("nib_decl", nib_decl), fmt::arg("cases", cases),
+                       fmt::arg("uart", uart), fmt::arg("beat_bit", beat_bit), fmt::arg("led_port", kLedPort),
+                       fmt::arg("led", led), fmt::arg("uart_module", uart_tx_module(uart)),
+                       fmt::arg("kernel_sv", rtl::emit_sv(design)));
+  return top;
+}
+
+}  // namespace polydat::boards

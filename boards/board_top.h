@@ -1,0 +1,36 @@
+// The board top: what runs a kernel on a real board. A power-on reset (and
+// the board's button, synchronised), a counter feeding the kernel's first
+// input, the other inputs and the externs held at their values, the kernel,
+// and a UART transmitter that streams every result as one line of hex
+// fields; the first LED blinks as a heartbeat.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "boards/board.h"
+#include "hls/design.h"
+
+namespace polydat::boards {
+
+struct BoardTopOptions {
+  std::vector<uint64_t> configs;  // per cfg_ port (the DFG's configs), the bit pattern held
+  std::vector<uint64_t> inputs;   // per in_ port after the first, the bit pattern held
+};
+
+struct BoardTop {
+  std::string module;     // the top module's name
+  std::string sv;         // the board top, the UART transmitter and the kernel module
+  uint32_t divisor = 0;   // clock cycles per UART bit: the oscillator over the baud rate, rounded
+  uint32_t line_chars = 0;  // characters per result line, the newline included
+};
+
+// The text of a result line: output i as ceil(width_i / 4) lowercase hex
+// digits (the bit pattern, most significant digit first), fields separated by
+// one space, then '\n'. The line's length for `design`:
+uint32_t result_line_chars(const hls::Design& design);
+
+BoardTop board_top(const hls::Design& design, const Board& board, const BoardTopOptions& options);
+
+}  // namespace polydat::boards

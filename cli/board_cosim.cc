@@ -1,0 +1,83 @@
+// polydat cosim --board: the whole board top in Verilator, its UART decoded
+// bit by bit, every line checked against the interpreter.
+#include <fmt/core.h>
+
+#include <chrono>
+
+#include "cli/board_flow.h"
+#include "cli/commands.h"
+#include "hls/report.h"
+#include "sim/interpreter_engine.h"
+#include "sim/verilator/board_sim.h"
+#include "sim/verilator/verilator_engine.h"
+
+namespace polydat::cli {
+
+int board_cosim_command(const CosimArgs& args) {
+  if (args.sim != "verilator" || args.stall != 0 || !args.trace.empty()) {
+    fmt::print(stderr, "error: --board simulates the board top in Verilator; --sim, --stall and --trace do not apply\n");
+    return kUsageError;
+  }
+  auto range = cycles_option(args.cycles_given ? args.cycles : "1000");
+  if (!range) return kUsageError;
+  if (range->begin != 0) {
+    fmt::print(stderr, "error: the board's counter starts at 0: --cycles takes N with --board\n");
+    return kUsageError;
+  }
+  auto board = load_board(args.board);
+  if (!board) return kUserError;
+  auto options = hls_options(args.hls);
+  if (!options) return kUsageError;
+  frontend::CompileResult r;
+  auto k = design_for(args.hls, clocked_for(*options, board->clock_mhz), r);
+  if (!k) return kUserError;
+  std::optional<boards::BoardTop> top;
+  std::optional<Stimulus> stimulus;
+  try {
+    top = board_top_for(*k, r.kernel(), *board, args.sets);
+    stimulus = Stimulus::make(r.kernel(), args.sets);
+  } catch (const UsageError&) {
+    return kUsageError;
+  }
+  if (!top || !stimulus) return kUserError;
+  auto rows = stimulus->rows(*range);
+  if (!rows) return kUserError;
+  sim::Batch batch;
+  for (const std::vector<ir::Value>& fields : *rows) {
+    std::vector<ir::Value> streamed, configs;
+    for (size_t i = 0; i < fields.size(); ++i) (k->config_fields[i] ? configs : streamed).push_back(fields[i]);
+    batch.configs = std::move(configs);
+    batch.inputs.push_back(std::move(streamed));
+  }
+  sim::InterpreterEngine oracle(k->ir, k->config_fields);
+  auto expected = oracle.run(batch);
+  if (!expected) {
+    fmt::print(stderr, "error: the interpreter: {}\n", expected.error());
+    return kUserError;
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  auto run = sim::simulate_board(*top, *board, batch.inputs.size(), sim::default_cache_dir());
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!run) {
+    fmt::print(stderr, "error: {}\n", run.error());
+    return kUserError;
+  }
+  const sim::BoardCheck check = sim::check_board_lines(k->design, run->lines, *expected);
+  const size_t wanted = batch.inputs.size();
+  fmt::print("cosim {} on board {} ({}, {} {}, {} MHz): the board top in Verilator ({})\n", args.hls.file,
+             board->name, board->title, board->device, board->package, board->clock_mhz,
+             run->built_now ? "model built now" : "model from the cache");
+  fmt::print("  kernel: {}\n", hls::summary_line(k->design));
+  fmt::print("  UART: {} baud 8N1, {} cycles a bit, {} characters a result\n", board->baud, top->divisor,
+             top->line_chars);
+  fmt::print("  decoded: {} of {} lines, {} framing errors; {} mismatches against the interpreter\n", run->lines.size(),
+             wanted, run->framing_errors, check.mismatches);
+  fmt::print("  simulated: {} cycles ({:.3f} s of board time) in {:.1f} s; heartbeat changes: {}\n", run->cycles,
+             run->cycles / (board->clock_mhz * 1e6), seconds, run->led_toggles);
+  if (!check.first.empty()) fmt::print("  first mismatch: {}\n", check.first);
+  const bool ok = check.ok(wanted) && run->framing_errors == 0;
+  fmt::print("  result: {}\n", ok ? "PASS" : "FAIL");
+  return ok ? kOk : kUserError;
+}
+
+}  // namespace polydat::cli

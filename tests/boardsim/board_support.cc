@@ -1,0 +1,45 @@
+#include "tests/boardsim/board_support.h"
+
+namespace polydat::boardtest {
+
+BoardKernel board_kernel(const std::string& key, const std::string& board, std::string& why) {
+  BoardKernel bk;
+  auto b = boards::find_board(board);
+  if (!b) {
+    why = b.error();
+    return bk;
+  }
+  bk.board = *b;
+  simtest::Loaded loaded = simtest::load_kernel(key);
+  if (!loaded.kernel) {
+    why = loaded.why;
+    return bk;
+  }
+  hls::HlsOptions o;
+  o.clock_ns = 1000.0 / bk.board.clock_mhz;
+  auto d = hls::synthesize(loaded.kernel->ir, loaded.kernel->ir.entry(), loaded.kernel->config_fields, o);
+  if (!d) {
+    why = d.error().message;
+    return bk;
+  }
+  loaded.kernel->design = std::move(*d);
+  boards::BoardTopOptions to;
+  for (const ir::Value& v : simtest::default_configs(*loaded.kernel)) to.configs.push_back(v.bits());
+  bk.top = boards::board_top(loaded.kernel->design, bk.board, to);
+  bk.kernel = std::move(loaded.kernel);
+  return bk;
+}
+
+sim::Batch counter_batch(const simtest::SimKernel& k, size_t n) {
+  sim::Batch batch;
+  batch.configs = simtest::default_configs(k);
+  const std::vector<hls::DfgPort>& inputs = k.design.dfg.inputs;
+  for (size_t i = 0; i < n; ++i) {
+    std::vector<ir::Value> row;
+    for (size_t p = 0; p < inputs.size(); ++p) row.push_back(simtest::value_of(inputs[p].ty, p == 0 ? i : 0));
+    batch.inputs.push_back(std::move(row));
+  }
+  return batch;
+}
+
+}  // namespace polydat::boardtest
