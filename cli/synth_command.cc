@@ -3,6 +3,7 @@
 // ECP5 or Xilinx 7-series through Yosys alone.
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -137,11 +138,13 @@ int synth_command(const SynthArgs& args) {
       return kUserError;
     }
     report = std::move(*got);
-    // Timing closure: the delay model was optimistic by achieved/requested; schedule against a period that much tighter.
+    const double modelled_ns = k->design.critical_path_ns;
     const bool retry = args.close_timing && report->fits && !report->meets_timing && report->achieved_mhz &&
                        *report->achieved_mhz > 0 && attempt < kCloseTimingAttempts;
     if (!retry) break;
-    const double tighter = *hls.clock_ns * *report->achieved_mhz / plan.freq_mhz;
+    // The model put the longest path at modelled_ns where the part needed 1000 / achieved:
+    // scale the scheduling period by that error so that the real path fits 1000 / requested.
+    const double tighter = std::min(*hls.clock_ns, std::max(modelled_ns, 0.1)) * *report->achieved_mhz / plan.freq_mhz;
     fmt::print("  Fmax {:.2f} MHz misses {} MHz: scheduling again against {:.2f} ns (attempt {} of {})\n",
                *report->achieved_mhz, plan.freq_mhz, tighter, attempt + 1, kCloseTimingAttempts);
     hls.clock_ns = tighter;
