@@ -31,24 +31,17 @@ int board_cosim_command(const CosimArgs& args) {
   frontend::CompileResult r;
   auto k = design_for(args.hls, clocked_for(*options, board->clock_mhz), r);
   if (!k) return kUserError;
-  std::optional<boards::BoardTop> top;
   std::optional<Stimulus> stimulus;
   try {
-    top = board_top_for(*k, r.kernel(), *board, args.sets);
     stimulus = Stimulus::make(r.kernel(), args.sets);
   } catch (const UsageError&) {
     return kUsageError;
   }
-  if (!top || !stimulus) return kUserError;
-  auto rows = stimulus->rows(*range);
-  if (!rows) return kUserError;
-  sim::Batch batch;
-  for (const std::vector<ir::Value>& fields : *rows) {
-    std::vector<ir::Value> streamed, configs;
-    for (size_t i = 0; i < fields.size(); ++i) (k->config_fields[i] ? configs : streamed).push_back(fields[i]);
-    batch.configs = std::move(configs);
-    batch.inputs.push_back(std::move(streamed));
-  }
+  if (!stimulus) return kUserError;
+  auto top = board_top_for(*k, *stimulus, *board);
+  auto batch_or = batch_of(*stimulus, *k, *range);
+  if (!top || !batch_or) return kUserError;
+  const sim::Batch& batch = *batch_or;
   sim::InterpreterEngine oracle(k->ir, k->config_fields);
   auto expected = oracle.run(batch);
   if (!expected) {

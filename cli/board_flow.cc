@@ -13,16 +13,14 @@ std::optional<boards::Board> load_board(const std::string& name_or_path) {
   return *b;
 }
 
-std::optional<boards::BoardTop> board_top_for(const KernelDesign& k, const frontend::Unit& kernel,
-                                              const boards::Board& board, const std::vector<std::string>& sets) {
-  auto stimulus = Stimulus::make(kernel, sets);
-  if (!stimulus) return std::nullopt;
-  auto fields = stimulus->at(0);
+std::optional<boards::BoardTop> board_top_for(const KernelDesign& k, const Stimulus& stimulus,
+                                              const boards::Board& board) {
+  auto fields = stimulus.at(0);
   if (!fields) return std::nullopt;
   boards::BoardTopOptions o;
   for (size_t i = 0; i < fields->size(); ++i) {
     if (k.config_fields[i]) o.configs.push_back((*fields)[i].bits());
-    else if (!stimulus->iterated() || i != *stimulus->iterated()) o.inputs.push_back((*fields)[i].bits());
+    else if (!stimulus.iterated() || i != *stimulus.iterated()) o.inputs.push_back((*fields)[i].bits());
   }
   return boards::board_top(k.design, board, o);
 }

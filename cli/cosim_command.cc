@@ -18,20 +18,6 @@ namespace polydat::cli {
 
 namespace {
 
-// The batch --cycles and --set describe: streamed inputs per evaluation, externs once.
-std::optional<sim::Batch> batch_of(const Stimulus& stimulus, const KernelDesign& k, CycleRange range) {
-  auto rows = stimulus.rows(range);
-  if (!rows) return std::nullopt;
-  sim::Batch batch;
-  for (const std::vector<ir::Value>& fields : *rows) {
-    std::vector<ir::Value> streamed, configs;
-    for (size_t i = 0; i < fields.size(); ++i) (k.config_fields[i] ? configs : streamed).push_back(fields[i]);
-    if (batch.inputs.empty()) batch.configs = std::move(configs);  // the same for every evaluation
-    batch.inputs.push_back(std::move(streamed));
-  }
-  return batch;
-}
-
 // The command line that runs the same co-simulation, over `cycles`.
 std::string reproducer(const CosimArgs& a, const std::string& cycles) {
   std::string cmd = "polydat cosim " + a.hls.file + (a.sim == "verilator" ? "" : " --sim " + a.sim) + " --cycles " + cycles;

@@ -30,6 +30,19 @@ std::optional<CycleRange> cycles_option(const std::string& text) {
   return range;
 }
 
+std::optional<sim::Batch> batch_of(const Stimulus& stimulus, const KernelDesign& k, CycleRange range) {
+  auto rows = stimulus.rows(range);
+  if (!rows) return std::nullopt;
+  sim::Batch batch;
+  for (const std::vector<ir::Value>& fields : *rows) {
+    std::vector<ir::Value> streamed, configs;
+    for (size_t i = 0; i < fields.size(); ++i) (k.config_fields[i] ? configs : streamed).push_back(fields[i]);
+    if (batch.inputs.empty()) batch.configs = std::move(configs);  // the same for every evaluation
+    batch.inputs.push_back(std::move(streamed));
+  }
+  return batch;
+}
+
 std::optional<hls::HlsOptions> hls_options(const HlsArgs& args) {
   hls::HlsOptions o;
   if (!hls::parse_target(args.target, o.target)) {

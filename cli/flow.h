@@ -6,10 +6,12 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/stimulus.h"
 #include "cli/values.h"
 #include "frontend/compile.h"
 #include "hls/design.h"
 #include "ir/graph.h"
+#include "sim/engine.h"
 
 namespace polydat::cli {
 
@@ -27,6 +29,9 @@ std::optional<ir::CategoryIr> optimized(const ir::CategoryIr& g);
 
 // parse_cycles; nullopt after printing what --cycles takes.
 std::optional<CycleRange> cycles_option(const std::string& text);
+
+// The batch --cycles and --set describe for design k: streamed inputs per evaluation, externs once.
+std::optional<sim::Batch> batch_of(const Stimulus& stimulus, const KernelDesign& k, CycleRange range);
 
 // The HLS options of the command line; nullopt (after printing why) on a bad value.
 std::optional<hls::HlsOptions> hls_options(const HlsArgs& args);

@@ -109,12 +109,14 @@ int synth_command(const SynthArgs& args) {
     req.pcf = plan.pcf;
     req.seed = args.seed;
     if (plan.board) {
-      std::optional<boards::BoardTop> top;
+      std::optional<Stimulus> stimulus;
       try {
-        top = board_top_for(*k, r.kernel(), *plan.board, args.sets);
+        stimulus = Stimulus::make(r.kernel(), args.sets);
       } catch (const UsageError&) {
         return kUsageError;
       }
+      if (!stimulus) return kUserError;
+      auto top = board_top_for(*k, *stimulus, *plan.board);
       if (!top) return kUserError;
       req.top = top->module;
       req.sv = top->sv;
