@@ -14,6 +14,8 @@ void add_hls_options(CLI::App* cmd, polydat::cli::HlsArgs& a) {
       ->check(CLI::IsMember({"ice40", "generic"}));
   cmd->add_option("--clock-ns", a.clock_ns, "the clock period (default: the target's)");
   cmd->add_option("--max-mul", a.max_mul, "FSMs: at most N multipliers, shared across states");
+  cmd->add_option("--dsp", a.dsp, "at most N DSP blocks (0: multiplies in LUTs; default: the device's count)");
+  cmd->add_flag("--strict", a.strict, "exit 1 when the model predicts the clock is missed (default: a warning)");
   cmd->add_option("-L", a.lib_paths, "a folder to search for modules (repeatable)")->allow_extra_args(false);
 }
 }  // namespace

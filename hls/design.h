@@ -13,10 +13,19 @@
 
 namespace polydat::hls {
 
+// What the device offers: the report compares the model's estimate with it,
+// and binding keeps the DSPs within it.
+struct Capacity {
+  std::string device;  // up5k, hx8k, ... (empty: unknown)
+  uint32_t luts = 0, ffs = 0, carries = 0, dsps = 0;
+};
+
 struct HlsOptions {
   Target target = Target::Ice40;
   std::optional<double> clock_ns;     // the target's default when empty
   std::optional<uint32_t> max_mul;    // FSM designs: multipliers shared across states
+  std::optional<uint32_t> dsp_limit;  // at most this many DSP blocks (0: LUTs only); default: the capacity's
+  std::optional<Capacity> capacity;   // the device the design is for; default: the target's usual part
 };
 
 // Where an operation runs: its control step (pipeline stage, or FSM state
@@ -30,7 +39,7 @@ struct Placement {
 
 struct FunctionalUnit {
   UnitClass cls = UnitClass::Logic;
-  ir::OpKind op = ir::OpKind::Add;
+  Op op = Op::Add;
   unsigned width = 0;
   double area = 0;
   std::vector<ValueId> ops;  // bound to it; several only when shared across states
@@ -69,7 +78,7 @@ struct Design {
   std::vector<FunctionalUnit> units;
   std::vector<Register> registers;
   std::vector<int> reg_of;         // FSM: per value, its register (-1: none)
-  double critical_path_ns = 0;
+  double critical_path_ns = 0;     // the slowest step's chain plus the register overhead: the period it needs
 
   // Pipeline: stages (the latency in cycles; the initiation interval is 1).
   uint32_t stages = 0;
@@ -97,7 +106,19 @@ struct Design {
   // Cycles between accepted inputs when the output is always taken.
   uint64_t initiation_interval(uint64_t iterations = 0) const;
   uint64_t register_bits() const;
+
+  // A multiplication bound to a DSP block.
+  bool is_dsp(ValueId v) const;
+  // The library's cost of operation v as this design builds it.
+  OpCost cost(ValueId v) const;
+  // The values operation v reads, seen through wiring (the operations,
+  // inputs, configs, constants and loop state feeding it).
+  std::vector<ValueId> reads(ValueId v) const;
 };
+
+// The part of the clock period a step's chain of operations may fill: the
+// period less the register-to-register overhead of the target.
+double schedule_period_ns(Target t, double clock_ns);
 
 // Predicate, DFG, schedule, binding: the whole HLS step for function f.
 // `config_fields[i]` marks field i of the input struct as effectively const.

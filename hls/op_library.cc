@@ -14,16 +14,10 @@ bool parse_target(std::string_view name, Target& out) {
   return true;
 }
 
-// iCE40: 48 MHz, the UP5K's internal oscillator. Most boards run from a
-// 12 MHz oscillator, where a design scheduled for 20.8 ns has slack to spare;
-// at 48 MHz a 64-bit addition (21.8 ns) or comparison (25.2 ns) alone is
-// already longer than the period (docs/ice40-calibration.md). Generic: a
-// 1 GHz ASIC-like target.
+// iCE40: 48 MHz, the UP5K's internal oscillator. Generic: a 1 GHz ASIC-like target.
 double default_clock_ns(Target t) { return t == Target::Ice40 ? 20.8 : 1.0; }
 
-// iCE40: the `reg` rows of docs/ice40-calibration.csv (4.39 ns at every
-// width). The scheduler chains operators against the whole period; this is
-// what a real register-to-register path adds to the chain.
+// iCE40: the `reg` rows of docs/ice40-calibration.csv (4.39 ns at every width).
 double register_overhead_ns(Target t) { return t == Target::Ice40 ? 4.4 : 0.0; }
 
 std::string_view unit_class_name(UnitClass c) {
@@ -35,91 +29,128 @@ std::string_view unit_class_name(UnitClass c) {
     case UnitClass::Shifter: return "shifter";
     case UnitClass::Counter: return "counter";
     case UnitClass::Mul: return "mul";
+    case UnitClass::Dsp: return "dsp";
     case UnitClass::Div: return "div";
   }
   return "?";
 }
 
+OpShape shape_of(const Dfg& g, ValueId v, bool dsp) {
+  const Node& n = g.nodes[v];
+  OpShape s;
+  s.op = n.op;
+  s.width = n.width;
+  s.operands = static_cast<unsigned>(n.operands.size());
+  s.operand_width = 1;
+  for (size_t i = 0; i < n.operands.size(); ++i)
+    if (!(n.op == Op::Mux && i == 0) && !(n.op == Op::Add && i == 2))
+      s.operand_width = std::max(s.operand_width, g.nodes[n.operands[i]].width);
+  s.constant_rhs = g.constant_rhs(v) || (n.op == Op::Mul && !n.operands.empty() && g.is_constant(n.operands[0]));
+  s.dsp = dsp;
+  return s;
+}
+
 namespace {
-// delay = base + per_bit * w + per_log2 * log2(w) + per_sq * w^2 (ns, never
-// below 0), area = a_base + a_bit * w + a_sq * w^2, w the operator's width.
-//  - iCE40 (LUT4s): fitted to nextpnr-ice40 on a UP5K, docs/ice40-calibration.md
-//    (the measurements: docs/ice40-calibration.csv, from `make calibrate`). A
-//    delay is what the operator adds to a register-to-register path
-//    (register_overhead_ns). Multiplications are modelled by their LUT
-//    implementations (shift-and-add for a constant): where Yosys puts one in
-//    SB_MAC16s (11 to 32 bits) nextpnr does not time the DSP, and the LUT
-//    delay is the bound used.
-//  - generic: a fan-out-of-4 inverter ~15 ps; an adder ~log2(w) levels.
-struct Model {
-  UnitClass unit;
-  double base, per_bit, per_log2, per_sq;  // delay
-  double a_base, a_bit, a_sq;              // area
-};
 
-Model ice40(ir::OpKind op, bool constant_rhs) {
-  using K = ir::OpKind;
-  switch (op) {
-    case K::Add:  // the carry chain, 0.34 ns a bit (the sum LUT is the one a flip-flop is entered through)
-      return {UnitClass::Adder, 0, 0.34, 0, 0, 0, 1, 0};
-    case K::Sub: case K::Neg: case K::Lt: case K::Gt: case K::Le: case K::Ge:  // a LUT level first (~b)
-      return {UnitClass::Adder, 2.75, 0.35, 0, 0, 0, 1.9, 0};
-    case K::Eq: case K::Neq:  // a tree of LUTs
-      return {UnitClass::Equal, 0, 0.07, 1.05, 0, 0, 0.7, 0};
-    case K::Popcount: case K::Clz: case K::Ctz:  // measured: popcount, as rtl/emit_sv.cc writes it
-      return {UnitClass::Counter, 0, 0.19, 3.26, 0, 0, 1.0, 0.012};
-    case K::And: case K::Or: case K::Xor: case K::Not: case K::Phi:
-      // One LUT level: 0 to 1.2 ns alone (it replaces the LUT a flip-flop is
-      // entered through), 2.9 ns chained behind another LUT level (lut2).
-      return {UnitClass::Logic, 0.8, 0, 0, 0, 0, 1, 0};
-    case K::Shl: case K::Shr: case K::Rotl: case K::Rotr:  // measured: shl, with its amount >= width test
-      if (constant_rhs) return {UnitClass::Wire, 0, 0, 0, 0, 0, 0, 0};
-      return {UnitClass::Shifter, 8.9, 0.41, 0, 0, 0, 4.1, 0.05};
-    case K::Mul:
-      if (constant_rhs)  // shift-and-add
-        return {UnitClass::Mul, 0, 0.71, 1.6, 0, 0, 0, 0.6};
-      return {UnitClass::Mul, 0, 0.51, 4.5, 0, 0, 0, 1.2};
-    case K::Div: case K::Mod:  // an array of w subtractors, each a carry chain: ~w^2
-      if (constant_rhs) return {UnitClass::Div, 0, 2.6, 0, 0.36, 0, 0, 1.2};  // measured: % 10
-      return {UnitClass::Div, 0, 7.6, 0, 0.385, 0, 2.0, 1.45};
-    default:  // Cast, Pair, Proj and the rest are wiring here
-      return {UnitClass::Wire, 0, 0, 0, 0, 0, 0, 0};
-  }
+unsigned ceil_log(double base, double x) {
+  unsigned k = 0;
+  for (double reach = 1; reach < x; reach *= base) ++k;
+  return k;
 }
 
-Model generic(ir::OpKind op, bool constant_rhs) {
-  using K = ir::OpKind;
-  switch (op) {
-    case K::Add: case K::Sub: case K::Neg: case K::Lt: case K::Gt: case K::Le: case K::Ge:
-      return {UnitClass::Adder, 0.05, 0, 0.04, 0, 0, 8, 0};
-    case K::Eq: case K::Neq:
-      return {UnitClass::Equal, 0.03, 0, 0.03, 0, 0, 2, 0};
-    case K::Popcount: case K::Clz: case K::Ctz:
-      return {UnitClass::Counter, 0.05, 0, 0.06, 0, 0, 10, 0};
-    case K::And: case K::Or: case K::Xor: case K::Not: case K::Phi:
-      return {UnitClass::Logic, 0.03, 0, 0, 0, 0, 2, 0};
-    case K::Shl: case K::Shr: case K::Rotl: case K::Rotr:
-      if (constant_rhs) return {UnitClass::Wire, 0, 0, 0, 0, 0, 0, 0};
-      return {UnitClass::Shifter, 0.03, 0, 0.04, 0, 0, 0, 0};
-    case K::Mul:
-      if (constant_rhs)  // shift-and-add: a tree of adders
-        return {UnitClass::Mul, 0.05, 0, 0.12, 0, 0, 24, 0};
-      return {UnitClass::Mul, 0.1, 0, 0.2, 0, 0, 0, 6};
-    case K::Div: case K::Mod:
-      return {UnitClass::Div, 0.1, 0.06, 0, 0, 0, 0, 10};
-    default:  // Cast, Pair, Proj and the rest are wiring here
-      return {UnitClass::Wire, 0, 0, 0, 0, 0, 0, 0};
+// LUT4 levels for a function of `inputs` inputs, and LUT4s for one such output.
+unsigned lut_levels(unsigned inputs) { return std::max(1u, ceil_log(4, inputs)); }
+double luts_for(unsigned inputs) { return inputs <= 1 ? 1.0 : std::ceil((inputs - 1) / 3.0); }
+
+// iCE40, fitted to nextpnr-ice40 on a UP5K (docs/ice40-calibration.md; the
+// measurements in docs/ice40-calibration.csv, from `make calibrate`). A delay
+// is what the operator adds to a register-to-register path (register_overhead_ns).
+// One LUT level alone costs 0 to 1.2 ns (it replaces the LUT a flip-flop is
+// entered through); a level chained behind another costs 2.1 more (`lut2`).
+constexpr double kLutLevel = 1.2, kLutNextLevel = 2.1;
+// A carry chain: 0.34 ns a bit; subtraction and comparison need ~b first (a LUT level).
+constexpr double kCarryPerBit = 0.34;
+
+OpCost ice40(const OpShape& s) {
+  const double w = std::max(1u, s.width), ow = std::max(1u, s.operand_width);
+  auto logic = [&](unsigned inputs, double outputs) {
+    const unsigned levels = lut_levels(inputs);
+    return OpCost{UnitClass::Logic, kLutLevel + kLutNextLevel * (levels - 1), outputs * luts_for(inputs), 0};
+  };
+  switch (s.op) {
+    case Op::Slice: case Op::Concat: case Op::ZExt: case Op::SExt: return {UnitClass::Wire, 0, 0, 0};
+    case Op::Not: return logic(1, w);
+    case Op::And: case Op::Or: case Op::Xor: return logic(s.operands, w);
+    case Op::Mux: return logic(3, w);
+    case Op::AndReduce: case Op::OrReduce: case Op::XorReduce: return logic(static_cast<unsigned>(ow), 1);
+    case Op::Rom: {
+      const unsigned index = static_cast<unsigned>(ow);
+      const unsigned levels = index <= 4 ? 1 : 1 + ceil_log(4, std::ldexp(1.0, static_cast<int>(index) - 4));
+      return {UnitClass::Logic, kLutLevel + kLutNextLevel * (levels - 1),
+              w * (index <= 4 ? 1.0 : std::ldexp(1.0, static_cast<int>(index) - 4) * 4.0 / 3.0), 0};
+    }
+    case Op::Eq: case Op::Ne:  // a tree of LUTs
+      return {UnitClass::Equal, 0.07 * ow + 1.05 * std::log2(std::max(2.0, ow)), 0.7 * ow, 0};
+    case Op::Add:  // the sum LUT is the one a flip-flop is entered through
+      return {UnitClass::Adder, kCarryPerBit * w, w, w};
+    case Op::Sub: case Op::Neg:
+      if (s.constant_rhs) return {UnitClass::Adder, kCarryPerBit * w, w, w};
+      return {UnitClass::Adder, 2.75 + 0.35 * w, 1.9 * w, w};
+    case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge:
+      if (s.constant_rhs) return {UnitClass::Adder, 1.2 + kCarryPerBit * ow, ow, ow};
+      return {UnitClass::Adder, 2.75 + 0.35 * ow, 1.9 * ow, ow};
+    case Op::Popcount: case Op::Clz: case Op::Ctz:  // measured: popcount, as rtl/emit_sv.cc writes it
+      return {UnitClass::Counter, 0.19 * ow + 3.26 * std::log2(std::max(2.0, ow)), 1.0 * ow + 0.012 * ow * ow, 0};
+    case Op::Shl: case Op::Shr: case Op::Rotl: case Op::Rotr:  // measured: shl, with its amount >= width test
+      return {UnitClass::Shifter, 8.9 + 0.41 * w, 4.1 * w + 0.05 * w * w, 0};
+    case Op::Mul:
+      // icestorm's UP5K timing: an unpipelined 16 x 16 SB_MAC16, A/B to O[31].
+      if (s.dsp) return {UnitClass::Dsp, 9.05, 0, 0};
+      if (s.constant_rhs) return {UnitClass::Mul, 0.71 * w + 1.6 * std::log2(std::max(2.0, w)), 0.6 * w * w, 0};
+      return {UnitClass::Mul, 0.51 * w + 4.5 * std::log2(std::max(2.0, w)), 1.2 * ow * ow, 0};
+    case Op::Div: case Op::Mod:  // an array of w subtractors, each a carry chain: ~w^2
+      if (s.constant_rhs) return {UnitClass::Div, 2.6 * w + 0.36 * w * w, 1.2 * w * w, 0};
+      return {UnitClass::Div, 7.6 * w + 0.385 * w * w, 2.0 * w + 1.45 * w * w, w * w};
   }
+  return {UnitClass::Wire, 0, 0, 0};
 }
+
+// Generic: a fan-out-of-4 inverter ~15 ps; an adder ~log2(w) levels.
+OpCost generic(const OpShape& s) {
+  const double w = std::max(1u, s.width), ow = std::max(1u, s.operand_width);
+  const double lw = std::log2(std::max(2.0, w)), low = std::log2(std::max(2.0, ow));
+  switch (s.op) {
+    case Op::Slice: case Op::Concat: case Op::ZExt: case Op::SExt: return {UnitClass::Wire, 0, 0, 0};
+    case Op::Not: case Op::And: case Op::Or: case Op::Xor: case Op::Mux:
+      return {UnitClass::Logic, 0.03 * std::max(1.0, std::ceil(std::log2(std::max(2u, s.operands)))), 2 * w, 0};
+    case Op::AndReduce: case Op::OrReduce: case Op::XorReduce: case Op::Rom:
+      return {UnitClass::Logic, 0.03 * low, 2 * ow, 0};
+    case Op::Add: case Op::Sub: case Op::Neg: return {UnitClass::Adder, 0.05 + 0.04 * lw, 8 * w, 0};
+    case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge: return {UnitClass::Adder, 0.05 + 0.04 * low, 8 * ow, 0};
+    case Op::Eq: case Op::Ne: return {UnitClass::Equal, 0.03 + 0.03 * low, 2 * ow, 0};
+    case Op::Popcount: case Op::Clz: case Op::Ctz: return {UnitClass::Counter, 0.05 + 0.06 * low, 10 * ow, 0};
+    case Op::Shl: case Op::Shr: case Op::Rotl: case Op::Rotr: return {UnitClass::Shifter, 0.03 + 0.04 * lw, 0, 0};
+    case Op::Mul:
+      if (s.constant_rhs) return {UnitClass::Mul, 0.05 + 0.12 * lw, 24 * w, 0};
+      return {UnitClass::Mul, 0.1 + 0.2 * lw, 6 * ow * ow, 0};
+    case Op::Div: case Op::Mod: return {UnitClass::Div, 0.1 + 0.06 * w, 10 * w * w, 0};
+  }
+  return {UnitClass::Wire, 0, 0, 0};
+}
+
 }  // namespace
 
-OpCost op_cost(Target t, ir::OpKind op, unsigned width, bool constant_rhs) {
-  const Model m = t == Target::Ice40 ? ice40(op, constant_rhs) : generic(op, constant_rhs);
-  const double w = std::max(1u, width);
-  const double delay =
-      std::max(0.0, m.base + m.per_bit * w + m.per_log2 * std::log2(std::max(2.0, w)) + m.per_sq * w * w);
-  const double area = m.a_base + m.a_bit * w + m.a_sq * w * w;
-  return OpCost{m.unit, m.unit == UnitClass::Wire ? 0 : delay, area};
+OpCost op_cost(Target t, const OpShape& s) { return t == Target::Ice40 ? ice40(s) : generic(s); }
+
+OpCost op_cost(Target t, Op op, unsigned width, bool constant_rhs) {
+  OpShape s;
+  s.op = op;
+  s.width = width;
+  s.operand_width = width;
+  s.operands = op == Op::Mux ? 3 : 2;
+  s.constant_rhs = constant_rhs;
+  if (op == Op::Eq || op == Op::Ne || op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge) s.width = 1;
+  return op_cost(t, s);
 }
 
 }  // namespace polydat::hls

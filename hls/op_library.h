@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-#include "ir/op.h"
+#include "hls/dfg.h"
 
 namespace polydat::hls {
 
@@ -16,33 +16,48 @@ bool parse_target(std::string_view name, Target& out);
 double default_clock_ns(Target t);
 // The period of a register-to-register path with no operator on it (clock to
 // output, routing, setup; on iCE40 also the LUT every flip-flop is entered
-// through), in ns: what a chain of operators adds its delays to. 0 where it
-// is not modelled (the generic target).
+// through), in ns: what a chain of operators adds its delays to. The
+// scheduler fills each step to the clock period minus this. 0 where it is not
+// modelled (the generic target).
 double register_overhead_ns(Target t);
 
 // What kind of hardware unit an operation needs; units of one class and width can be shared.
 enum class UnitClass : uint8_t {
-  Wire,     // no logic: casts, shifts and rotates by constants
-  Logic,    // one LUT level: and, or, xor, not, mux
-  Adder,    // add, sub, neg, ordered comparison
-  Equal,    // == and !=, reductions
+  Wire,     // no logic: slices, concatenations, extensions
+  Logic,    // LUT levels: and, or, xor, not, mux, reductions, tables
+  Adder,    // add, sub, neg, ordered comparison: a carry chain
+  Equal,    // == and !=
   Shifter,  // shifts and rotates by a variable amount
   Counter,  // popcount, clz, ctz
-  Mul,      // multiplication
+  Mul,      // multiplication in logic
+  Dsp,      // multiplication in a DSP block (iCE40 SB_MAC16: up to 16 x 16 bits)
   Div,      // division and remainder
 };
 
 std::string_view unit_class_name(UnitClass c);
 
+// What an operation's cost depends on besides its kind.
+struct OpShape {
+  Op op = Op::Add;
+  unsigned width = 1;          // the result's
+  unsigned operand_width = 1;  // the widest operand's
+  unsigned operands = 2;       // how many
+  bool constant_rhs = false;   // the second operand is a constant (a multiplication: either one)
+  bool dsp = false;            // a multiplication meant for a DSP block
+};
+
+// The shape of node v of g.
+OpShape shape_of(const Dfg& g, ValueId v, bool dsp);
+
 struct OpCost {
   UnitClass unit;
   double delay_ns;  // through the operator, combinational
   double area;      // estimate in the target's unit (iCE40: LUT4s; generic: NAND2 gate equivalents)
+  double carries = 0;  // iCE40: SB_CARRY cells
 };
 
-// The cost of `op` producing `width` bits; `constant_rhs` when the second
-// operand is a constant (a shift by a constant is wiring, a multiplication by
-// a constant is shift-and-add).
-OpCost op_cost(Target t, ir::OpKind op, unsigned width, bool constant_rhs);
+OpCost op_cost(Target t, const OpShape& s);
+// The usual two-operand shape at one width (the calibration's probes).
+OpCost op_cost(Target t, Op op, unsigned width, bool constant_rhs);
 
 }  // namespace polydat::hls

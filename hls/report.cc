@@ -34,11 +34,7 @@ std::string latency_text(const Design& d) {
 }
 }  // namespace
 
-std::string op_label(const Design& d, ValueId v) {
-  const Node& n = d.dfg.nodes[v];
-  const std::string what = n.op == ir::OpKind::Phi ? "Mux" : std::string(ir::op_name(n.op));
-  return what + " " + ir::ty_label(n.ty);
-}
+std::string op_label(const Design& d, ValueId v) { return node_label(d.dfg, v) + (d.is_dsp(v) ? " (DSP)" : ""); }
 
 std::string report_text(const Design& d) {
   std::string out;
@@ -60,11 +56,11 @@ std::string report_text(const Design& d) {
   out += fmt::format("  registers: {} ({} bits)\n", regs, d.register_bits());
   const double slack = d.clock_ns - d.critical_path_ns;
   out += fmt::format("  critical path: {:.2f} ns against {:.2f} ns (slack {:.2f} ns{})\n", d.critical_path_ns, d.clock_ns,
-                     slack, slack < 0 ? ", NEGATIVE: an operator is longer than the period" : "");
+                     slack, slack < 0 ? ", NEGATIVE: the model predicts the clock is missed" : "");
   out += "  schedule:\n";
   std::map<uint32_t, std::vector<ValueId>> by_step;
   for (ValueId v = 0; v < d.dfg.nodes.size(); ++v)
-    if (d.dfg.is_op(v) && d.live[v]) by_step[d.place[v].step].push_back(v);
+    if (d.dfg.is_logic(v) && d.live[v]) by_step[d.place[v].step].push_back(v);
   for (const auto& [step, ops] : by_step) {
     out += fmt::format("    {}:\n", step_name(d, step));
     for (ValueId v : ops) {
@@ -107,7 +103,7 @@ std::string report_json(const Design& d) {
   j["slack_ns"] = d.clock_ns - d.critical_path_ns;
   nlohmann::ordered_json ops = nlohmann::ordered_json::array();
   for (ValueId v = 0; v < d.dfg.nodes.size(); ++v) {
-    if (!d.dfg.is_op(v) || !d.live[v]) continue;
+    if (!d.dfg.is_logic(v) || !d.live[v]) continue;
     const Placement& p = d.place[v];
     ops.push_back({{"value", v}, {"op", op_label(d, v)}, {"name", d.dfg.nodes[v].name}, {"step", step_name(d, p.step)},
                    {"start_ns", p.start_ns}, {"finish_ns", p.finish_ns}, {"unit", p.unit},
@@ -115,6 +111,19 @@ std::string report_json(const Design& d) {
   }
   j["operations"] = ops;
   return j.dump(2) + "\n";
+}
+
+std::optional<std::string> timing_warning(const Design& d) {
+  if (d.critical_path_ns <= d.clock_ns + 1e-9) return std::nullopt;
+  ValueId worst = 0;
+  for (ValueId v = 0; v < d.dfg.nodes.size(); ++v)
+    if (d.dfg.is_logic(v) && d.live[v] && d.place[v].finish_ns > d.place[worst].finish_ns) worst = v;
+  const Node& n = d.dfg.nodes[worst];
+  return fmt::format("the model predicts the clock is missed: {:.2f} ns against {:.2f} ns ({:.1f} MHz against {:.1f}), "
+                     "slowest in {} at {} (line {})",
+                     d.critical_path_ns, d.clock_ns, 1000.0 / d.critical_path_ns, 1000.0 / d.clock_ns,
+                     step_name(d, d.place[worst].step), op_label(d, worst) + (n.name.empty() ? "" : " " + n.name),
+                     n.loc.line);
 }
 
 std::string summary_line(const Design& d) {

@@ -28,9 +28,9 @@ constexpr double kMaxPixels = 1200;    // unless an operation longer than 3 peri
 constexpr double kColumnTop = 132;
 constexpr double kLegendEntry = 100;
 
-constexpr std::array<UnitClass, 8> kClasses = {UnitClass::Wire,  UnitClass::Logic,   UnitClass::Adder,
+constexpr std::array<UnitClass, 9> kClasses = {UnitClass::Wire,  UnitClass::Logic,   UnitClass::Adder,
                                                UnitClass::Equal, UnitClass::Shifter, UnitClass::Counter,
-                                               UnitClass::Mul,   UnitClass::Div};
+                                               UnitClass::Mul,   UnitClass::Dsp,     UnitClass::Div};
 
 const char* colour(UnitClass c) {
   switch (c) {
@@ -48,6 +48,8 @@ const char* colour(UnitClass c) {
       return "#ce93d8";
     case UnitClass::Mul:
       return "#ef9a9a";
+    case UnitClass::Dsp:
+      return "#f48fb1";
     case UnitClass::Div:
       return "#ffab91";
   }
@@ -131,13 +133,12 @@ class Picture {
     return st.block == Region::Pre ? "before the loop" : st.block == Region::Loop ? "loop body" : "after the loop";
   }
 
-  bool live_op(ValueId v) const { return g_.is_op(v) && d_.live[v]; }
+  bool live_op(ValueId v) const { return g_.is_logic(v) && d_.live[v]; }
 
   UnitClass unit_class(ValueId v) const {
     const int u = d_.place[v].unit;
     if (u >= 0 && static_cast<size_t>(u) < d_.units.size()) return d_.units[static_cast<size_t>(u)].cls;
-    const Node& n = g_.nodes[v];
-    return op_cost(d_.target, n.op, n.width(), g_.constant_rhs(v)).unit;
+    return d_.cost(v).unit;
   }
 
   void layout() {

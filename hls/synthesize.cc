@@ -2,6 +2,7 @@
 #include <map>
 
 #include "hls/design.h"
+#include "hls/passes.h"
 
 namespace polydat::hls {
 
@@ -20,10 +21,30 @@ uint64_t Design::register_bits() const {
   for (const Register& r : registers) bits += r.width;
   if (kind == DesignKind::Fsm) {
     if (dfg.loop)
-      for (ValueId s : dfg.loop->state) bits += dfg.nodes[s].width();
+      for (ValueId s : dfg.loop->state) bits += dfg.nodes[s].width;
     for (const DfgPort& o : dfg.outputs) bits += o.ty.bits();
   }
   return bits;
+}
+
+bool Design::is_dsp(ValueId v) const {
+  const Node& n = dfg.nodes[v];
+  return n.is_op() && n.op == Op::Mul && n.param == 1;
+}
+
+OpCost Design::cost(ValueId v) const { return op_cost(target, shape_of(dfg, v, is_dsp(v))); }
+
+std::vector<ValueId> Design::reads(ValueId v) const {
+  std::vector<ValueId> out;
+  for (ValueId o : dfg.nodes[v].operands)
+    for (ValueId s : through_wiring(dfg, o)) out.push_back(s);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+double schedule_period_ns(Target t, double clock_ns) {
+  return std::max(clock_ns - register_overhead_ns(t), 0.25 * clock_ns);
 }
 
 namespace {
@@ -45,7 +66,7 @@ class Synthesizer {
     d_.place.assign(g.nodes.size(), Placement{});
     std::map<Region, std::vector<ValueId>> blocks;
     for (ValueId v = 0; v < g.nodes.size(); ++v)
-      if (g.is_op(v) && d_.live[v]) blocks[d_.kind == DesignKind::Pipeline ? Region::Pre : g.nodes[v].region].push_back(v);
+      if (scheduled(v)) blocks[d_.kind == DesignKind::Pipeline ? Region::Pre : g.nodes[v].region].push_back(v);
     std::map<Region, uint32_t> length;
     for (Region r : {Region::Pre, Region::Loop, Region::Post})
       if (auto err = schedule_block(blocks[r], length[r])) return err;
@@ -64,29 +85,21 @@ class Synthesizer {
       controller();
       fsm_registers();
     }
+    double latest = 0;
     for (ValueId v = 0; v < g.nodes.size(); ++v)
-      if (g.is_op(v) && d_.live[v]) d_.critical_path_ns = std::max(d_.critical_path_ns, d_.place[v].finish_ns);
+      if (scheduled(v)) latest = std::max(latest, d_.place[v].finish_ns);
+    d_.critical_path_ns = latest + register_overhead_ns(d_.target);
     return std::nullopt;
   }
 
  private:
-  // Sized by the widest of the result and the operands (a comparison of u64 is 64 bits wide).
-  unsigned op_width(ValueId v) const {
-    const Node& n = d_.dfg.nodes[v];
-    unsigned w = n.width();
-    for (ValueId o : n.operands)
-      if (n.op != ir::OpKind::Phi || o != n.operands.back()) w = std::max(w, d_.dfg.nodes[o].width());
-    return w;
-  }
+  // Operations with logic: wiring is never scheduled (it is rebuilt wherever it is read).
+  bool scheduled(ValueId v) const { return d_.live[v] && d_.dfg.is_logic(v); }
 
   // A general multiplication (by a variable): what --max-mul limits and shares.
-  // Multiplications by a constant are shift-and-add, units of their own.
   bool shared_multiplier(ValueId v) const {
-    return cost(v).unit == UnitClass::Mul && !d_.dfg.constant_operand(v);
-  }
-
-  OpCost cost(ValueId v) const {
-    return op_cost(d_.target, d_.dfg.nodes[v].op, op_width(v), d_.dfg.constant_operand(v));
+    const OpCost c = d_.cost(v);
+    return (c.unit == UnitClass::Mul || c.unit == UnitClass::Dsp) && !shape_of(d_.dfg, v, false).constant_rhs;
   }
 
   // One block's operations as a scheduling problem, checked, solved, verified.
@@ -94,15 +107,15 @@ class Synthesizer {
     std::map<ValueId, uint32_t> index;
     for (uint32_t i = 0; i < ops.size(); ++i) index[ops[i]] = i;
     SchedulingProblem p;
-    p.period_ns = d_.clock_ns;
+    p.period_ns = schedule_period_ns(d_.target, d_.clock_ns);
     const bool limit_mul = d_.kind == DesignKind::Fsm && options_.max_mul;
     if (limit_mul) p.limits.push_back(*options_.max_mul);
     for (ValueId v : ops) {
       SchedOp o;
-      o.delay_ns = cost(v).delay_ns;
+      o.delay_ns = d_.cost(v).delay_ns;
       if (limit_mul && shared_multiplier(v)) o.resource = 0;
-      for (ValueId operand : d_.dfg.nodes[v].operands)
-        if (auto it = index.find(operand); it != index.end()) o.preds.push_back(it->second);
+      for (ValueId src : d_.reads(v))
+        if (auto it = index.find(src); it != index.end()) o.preds.push_back(it->second);
       p.ops.push_back(std::move(o));
     }
     if (auto problems = p.check(); !problems.empty())
@@ -123,10 +136,12 @@ class Synthesizer {
     std::map<uint32_t, uint32_t> muls_in_state;  // state -> how many multipliers it has taken
     std::vector<int> shared_mul;                 // k-th multiplier -> unit
     for (ValueId v = 0; v < g.nodes.size(); ++v) {
-      if (!g.is_op(v) || !d_.live[v]) continue;
-      const OpCost c = cost(v);
-      if (c.unit == UnitClass::Wire) continue;
+      if (!scheduled(v)) continue;
+      const OpCost c = d_.cost(v);
       const Node& n = g.nodes[v];
+      const unsigned w = shape_of(g, v, false).operand_width > n.width && n.op != Op::Mul
+                             ? shape_of(g, v, false).operand_width
+                             : n.width;
       if (share_mul && shared_multiplier(v)) {
         const uint32_t k = muls_in_state[d_.place[v].step]++;
         if (k >= shared_mul.size()) {
@@ -134,32 +149,37 @@ class Synthesizer {
           d_.units.push_back(FunctionalUnit{c.unit, n.op, 0, 0, {}});
         }
         FunctionalUnit& u = d_.units[static_cast<size_t>(shared_mul[k])];
-        u.width = std::max(u.width, op_width(v));
-        u.area = op_cost(d_.target, n.op, u.width, false).area;
+        u.width = std::max(u.width, w);
+        OpShape s = shape_of(g, v, d_.is_dsp(v));
+        s.width = s.operand_width = u.width;
+        u.area = op_cost(d_.target, s).area;
         u.ops.push_back(v);
         d_.place[v].unit = shared_mul[k];
         continue;
       }
       d_.place[v].unit = static_cast<int>(d_.units.size());
-      d_.units.push_back(FunctionalUnit{c.unit, n.op, op_width(v), c.area, {v}});
+      d_.units.push_back(FunctionalUnit{c.unit, n.op, w, c.area, {v}});
     }
   }
+
+  // The register sources each scheduled operation (and each output) reads.
+  bool registrable(ValueId v) const { return d_.dfg.nodes[v].kind == NodeKind::Input || scheduled(v); }
 
   // Each value read after its stage is carried by one register per stage boundary.
   void pipeline_registers() {
     const Dfg& g = d_.dfg;
     d_.last_use.assign(g.nodes.size(), 0);
     for (ValueId v = 0; v < g.nodes.size(); ++v) {
-      if (!g.is_op(v) || !d_.live[v]) continue;
-      for (ValueId o : g.nodes[v].operands) d_.last_use[o] = std::max(d_.last_use[o], d_.place[v].step);
+      if (!scheduled(v)) continue;
+      for (ValueId o : d_.reads(v)) d_.last_use[o] = std::max(d_.last_use[o], d_.place[v].step);
     }
-    for (const DfgPort& out : g.outputs) d_.last_use[out.value] = d_.stages;
+    for (const DfgPort& out : g.outputs)
+      for (ValueId o : through_wiring(g, out.value)) d_.last_use[o] = d_.stages;
     for (ValueId v = 0; v < g.nodes.size(); ++v) {
-      const Node& n = g.nodes[v];
-      if (!(n.kind == NodeKind::Input || (g.is_op(v) && d_.live[v]))) continue;
+      if (!registrable(v)) continue;
       const uint32_t from = g.is_op(v) ? d_.place[v].step : 0;
       for (uint32_t k = from; k < d_.last_use[v]; ++k)
-        d_.registers.push_back(Register{"p" + std::to_string(k) + "_" + value_name(g, v), n.width(), {v}, {}, k});
+        d_.registers.push_back(Register{"p" + std::to_string(k) + "_" + value_name(g, v), g.nodes[v].width, {v}, {}, k});
     }
   }
 
@@ -192,15 +212,16 @@ class Synthesizer {
     const size_t n = g.nodes.size();
     std::vector<uint32_t> def(n, 0), end(n, 0);
     std::vector<bool> wanted(n, false);
-    auto use = [&](ValueId v, uint32_t at) {
-      const NodeKind k = g.nodes[v].kind;
-      if (k != NodeKind::Input && k != NodeKind::Op) return;
-      end[v] = std::max(end[v], at);
-      wanted[v] = true;
+    auto use = [&](ValueId through, uint32_t at) {
+      for (ValueId v : through_wiring(g, through)) {
+        if (!registrable(v)) continue;
+        end[v] = std::max(end[v], at);
+        wanted[v] = true;
+      }
     };
     for (ValueId v = 0; v < n; ++v) {
-      if (g.is_op(v) && d_.live[v]) def[v] = d_.place[v].step;
-      if (!g.is_op(v) || !d_.live[v]) continue;
+      if (!scheduled(v)) continue;
+      def[v] = d_.place[v].step;
       for (ValueId o : g.nodes[v].operands) use(o, d_.place[v].step);
     }
     const uint32_t last_loop = d_.loop_state(d_.loop_steps - 1);
@@ -210,11 +231,14 @@ class Synthesizer {
     for (const DfgPort& o : g.outputs) use(o.value, d_.finish_state());
     // A value from before the loop that the loop reads stays until the loop's last state.
     std::vector<bool> read_by_loop(n, false);
+    auto loop_reads = [&](ValueId through) {
+      for (ValueId v : through_wiring(g, through)) read_by_loop[v] = true;
+    };
     for (ValueId u = 0; u < n; ++u)
-      if (g.is_op(u) && d_.live[u] && g.nodes[u].region == Region::Loop)
-        for (ValueId o : g.nodes[u].operands) read_by_loop[o] = true;
-    for (ValueId v : g.loop->next) read_by_loop[v] = true;
-    read_by_loop[g.loop->cond] = true;
+      if (scheduled(u) && g.nodes[u].region == Region::Loop)
+        for (ValueId o : g.nodes[u].operands) loop_reads(o);
+    for (ValueId v : g.loop->next) loop_reads(v);
+    loop_reads(g.loop->cond);
     // It must also survive the writes of the loop's last state, which happen
     // every iteration: its lifetime ends one state later, so nothing written
     // inside the loop can share its register.
@@ -228,7 +252,7 @@ class Synthesizer {
     };
     std::map<unsigned, std::vector<Life>> by_width;
     for (ValueId v = 0; v < n; ++v)
-      if (wanted[v] && end[v] > def[v]) by_width[g.nodes[v].width()].push_back(Life{v, def[v], end[v]});
+      if (wanted[v] && end[v] > def[v]) by_width[g.nodes[v].width].push_back(Life{v, def[v], end[v]});
     d_.reg_of.assign(n, -1);
     for (auto& [width, lives] : by_width) {
       std::stable_sort(lives.begin(), lives.end(), [](const Life& a, const Life& b) { return a.from < b.from; });
@@ -270,7 +294,9 @@ ir::Expected<Design, HlsError> synthesize(const ir::CategoryIr& ir, ir::FuncId f
   d.kind = *kind;
   d.target = options.target;
   d.clock_ns = options.clock_ns.value_or(default_clock_ns(options.target));
-  d.dfg = std::move(*dfg);
+  d.dfg = optimize_dfg(*dfg, pass_options(options, d.kind, d.clock_ns));
+  if (auto problems = check_dfg(d.dfg); !problems.empty())
+    return HlsError{"internal", "the HLS passes broke the graph: " + problems.front(), {}};
   if (auto err = Synthesizer(d, options).run()) return *err;
   return d;
 }

@@ -17,6 +17,7 @@ using hls::DesignKind;
 using hls::Dfg;
 using hls::NodeKind;
 using hls::ValueId;
+using hls::Op;
 using ir::OpKind;
 
 namespace {
@@ -59,18 +60,18 @@ class Emitter {
   explicit Emitter(const Design& d) : d_(d), g_(d.dfg), ports_(port_names(d)) {
     if (d.kind == DesignKind::Pipeline)
       for (size_t r = 0; r < d.registers.size(); ++r) pipeline_regs_[{d.registers[r].values[0], d.registers[r].stage}] = r;
-    for (ValueId v = 0; v < g_.nodes.size(); ++v) {
-      if (!live_op(v)) continue;
-      const OpKind op = node(v).op;
-      const bool slices_first = op == OpKind::Cast || op == OpKind::Shl || op == OpKind::Shr || op == OpKind::Rotl ||
-                                op == OpKind::Rotr;
-      if (slices_first && node(node(v).operands[0]).kind == NodeKind::Constant) sliced_.insert(node(v).operands[0]);
-    }
   }
 
   std::string run() {
+    // The datapath and control first: they decide which wiring and helper functions are needed.
+    std::string body;
+    std::swap(out_, body);
+    datapath();
+    if (d_.kind == DesignKind::Pipeline) pipeline_control();
+    else fsm_control();
+    std::swap(out_, body);
     header();
-    // Truncating casts and shift amounts read only some bits of a value (and a
+    // Truncating slices and shift amounts read only some bits of a value (and a
     // kernel may ignore an input): those partial reads are intended.
     line("/* verilator lint_off UNUSEDSIGNAL */");
     ports();
@@ -78,9 +79,8 @@ class Emitter {
     helper_functions();
     declarations();
     line("/* verilator lint_on UNUSEDSIGNAL */");
-    datapath();
-    if (d_.kind == DesignKind::Pipeline) pipeline_control();
-    else fsm_control();
+    for (const auto& [key, text] : wiring_) line(text);
+    out_ += body;
     out_ += "endmodule\n";
     return std::move(out_);
   }
@@ -89,10 +89,9 @@ class Emitter {
   void line(const std::string& s = {}) { out_ += s + "\n"; }
 
   const hls::Node& node(ValueId v) const { return g_.nodes[v]; }
-  unsigned width(ValueId v) const { return node(v).width(); }
-  std::string wire(ValueId v) const {
-    return "v" + std::to_string(v) + (node(v).name.empty() ? "" : "_" + ident(node(v).name));
-  }
+  unsigned width(ValueId v) const { return node(v).width; }
+  std::string suffix(ValueId v) const { return node(v).name.empty() ? "" : "_" + ident(node(v).name); }
+  std::string wire(ValueId v) const { return "v" + std::to_string(v) + suffix(v); }
 
   // ---- the header and the interface ----
 
@@ -132,47 +131,63 @@ class Emitter {
 
   void state_encoding() {
     const unsigned bits = std::max(1u, log2_exact(static_cast<unsigned>(d_.states.size())));
-    state_bits_ = bits;
     for (size_t s = 0; s < d_.states.size(); ++s)
       line(fmt::format("  localparam logic {}S_{} = {};", range(bits), d_.states[s].name, literal(bits, s)));
     line("  logic " + range(bits) + "state;");
   }
 
-  // popcount, clz and ctz at each width used, as loops Yosys and Verilator accept.
+  // popcount, clz and ctz at each (operand, result) width used, as loops Yosys
+  // and Verilator accept; a table as a case.
   void helper_functions() {
-    std::set<std::pair<OpKind, unsigned>> used;
-    for (ValueId v = 0; v < g_.nodes.size(); ++v)
-      if (live_op(v) && (node(v).op == OpKind::Popcount || node(v).op == OpKind::Clz || node(v).op == OpKind::Ctz))
-        used.emplace(node(v).op, width(v));
-    for (auto [op, w] : used) {
-      const std::string name = function_name(op, w);
-      line(fmt::format("  function automatic logic {}{}(input logic {}x);", range(w), name, range(w)));
-      if (op == OpKind::Popcount) {
-        line(fmt::format("    {} = '0;", name));
-        line(fmt::format("    for (int i = 0; i < {}; i++) {} = {} + {}'(x[i]);", w, name, name, w));
-      } else if (op == OpKind::Ctz) {  // the lowest set bit wins: scan from the top
-        line(fmt::format("    {} = {};", name, literal(w, w)));
-        line(fmt::format("    for (int i = {}; i >= 0; i--) if (x[i]) {} = {}'(i);", w - 1, name, w));
-      } else {  // clz: the highest set bit wins: scan from the bottom
-        line(fmt::format("    {} = {};", name, literal(w, w)));
-        line(fmt::format("    for (int i = 0; i < {}; i++) if (x[i]) {} = {} - {}'(i);", w, name, literal(w, w - 1), w));
-      }
-      line("  endfunction");
+    for (const auto& [key, text] : functions_) out_ += text;
+  }
+
+  std::string counter_function(OpKind op, unsigned in_w, unsigned out_w) {
+    const std::string name = std::string(op == OpKind::Popcount ? "popcount" : op == OpKind::Clz ? "clz" : "ctz") +
+                             std::to_string(in_w) + "_" + std::to_string(out_w);
+    auto& text = functions_[name];
+    if (!text.empty()) return name;
+    auto add = [&](const std::string& s) { text += s + "\n"; };
+    add(fmt::format("  function automatic logic {}{}(input logic {}x);", range(out_w), name, range(in_w)));
+    if (op == OpKind::Popcount) {
+      add(fmt::format("    {} = '0;", name));
+      add(fmt::format("    for (int i = 0; i < {}; i++) {} = {} + {}'(x[i]);", in_w, name, name, out_w));
+    } else if (op == OpKind::Ctz) {  // the lowest set bit wins: scan from the top
+      add(fmt::format("    {} = {};", name, literal(out_w, in_w)));
+      add(fmt::format("    for (int i = {}; i >= 0; i--) if (x[i]) {} = {}'(i);", in_w - 1, name, out_w));
+    } else {  // clz: the highest set bit wins: scan from the bottom
+      add(fmt::format("    {} = {};", name, literal(out_w, in_w)));
+      add(fmt::format("    for (int i = 0; i < {}; i++) if (x[i]) {} = {} - {}'(i);", in_w, name,
+                      literal(out_w, in_w - 1), out_w));
     }
+    add("  endfunction");
+    return name;
   }
 
-  static std::string function_name(OpKind op, unsigned w) {
-    return std::string(op == OpKind::Popcount ? "popcount" : op == OpKind::Clz ? "clz" : "ctz") + std::to_string(w);
+  std::string rom_function(ValueId v) {
+    const std::string name = "table_v" + std::to_string(v);
+    auto& text = functions_[name];
+    if (!text.empty()) return name;
+    const unsigned iw = width(node(v).operands[0]), w = width(v);
+    auto add = [&](const std::string& s) { text += s + "\n"; };
+    add(fmt::format("  function automatic logic {}{}(input logic {}i);", range(w), name, range(iw)));
+    add("    case (i)");
+    for (size_t k = 0; k < node(v).table.size(); ++k)
+      add(fmt::format("      {}: {} = {};", literal(iw, k), name, literal(w, node(v).table[k])));
+    add(fmt::format("      default: {} = '0;", name));
+    add("    endcase");
+    add("  endfunction");
+    return name;
   }
 
-  bool live_op(ValueId v) const { return g_.is_op(v) && d_.live[v]; }
+  bool scheduled(ValueId v) const { return g_.is_logic(v) && d_.live[v]; }
 
   // ---- declarations ----
 
   void declarations() {
-    for (ValueId v : sliced_) line("  logic " + range(width(v)) + constant_wire(v) + ";");
     for (ValueId v = 0; v < g_.nodes.size(); ++v)
-      if (live_op(v)) line("  logic " + range(width(v)) + wire(v) + ";");
+      if (scheduled(v)) line("  logic " + range(width(v)) + wire(v) + ";");
+    for (const auto& [key, name] : wiring_names_) line("  logic " + range(width(key.second)) + name + ";");
     for (const hls::Register& r : d_.registers) line("  logic " + range(r.width) + r.name + ";");
     if (d_.kind == DesignKind::Pipeline) {
       for (uint32_t k = 0; k < d_.stages; ++k) line(fmt::format("  logic valid_{};", k));
@@ -186,26 +201,53 @@ class Emitter {
 
   // ---- where a value is read ----
 
-  // A constant read where it is sliced (casts, shifts, rotations) has a wire:
-  // SystemVerilog cannot index a literal.
-  bool sliced_constant(ValueId v) const { return node(v).kind == NodeKind::Constant && sliced_.count(v); }
-  std::string constant_wire(ValueId v) const { return "k" + std::to_string(v); }
-
   // The signal carrying value v during control step `at` (a pipeline stage or an FSM state).
-  std::string signal(ValueId v, uint32_t at) const {
+  std::string signal(ValueId v, uint32_t at) {
     const hls::Node& n = node(v);
     switch (n.kind) {
-      case NodeKind::Constant: return sliced_constant(v) ? constant_wire(v) : literal(n.width(), n.constant);
+      case NodeKind::Constant: return literal(n.width, n.constant);
       case NodeKind::Config: return ports_.configs[n.index];
       case NodeKind::State: return state_reg(v);
       case NodeKind::Input:
         if (at == 0) return ports_.inputs[n.index];
         return registered(v, at);
       case NodeKind::Op:
+        if (hls::is_wiring(n.op)) return wiring(v, at);
         if (d_.place[v].step == at) return wire(v);
         return registered(v, at);
     }
     return "?";
+  }
+
+  // Wiring is rebuilt in each step that reads it, from that step's signals.
+  std::string wiring(ValueId v, uint32_t at) {
+    const std::pair<uint32_t, ValueId> key{at, v};
+    auto it = wiring_names_.find(key);
+    if (it != wiring_names_.end()) return it->second;
+    const std::string name = fmt::format("w{}_{}{}", v, at, suffix(v));
+    wiring_names_[key] = name;
+    const hls::Node& n = node(v);
+    std::vector<std::string> a;
+    for (ValueId o : n.operands) a.push_back(signal(o, at));
+    std::string e;
+    const unsigned w = n.width;
+    switch (n.op) {
+      case Op::Slice: e = w == 1 ? fmt::format("{}[{}]", a[0], n.param) : fmt::format("{}[{}:{}]", a[0], n.param + w - 1, n.param); break;
+      case Op::ZExt: e = fmt::format("{{{}'h0, {}}}", w - width(n.operands[0]), a[0]); break;
+      case Op::SExt: {
+        const unsigned ow = width(n.operands[0]);
+        const std::string sign = ow == 1 ? a[0] : fmt::format("{}[{}]", a[0], ow - 1);
+        e = fmt::format("{{{{{}{{{}}}}}, {}}}", w - ow, sign, a[0]);
+        break;
+      }
+      default: {  // Concat
+        e = "{";
+        for (size_t i = 0; i < a.size(); ++i) e += (i ? ", " : "") + a[i];
+        e += "}";
+      }
+    }
+    wiring_[key] = "  assign " + name + " = " + e + ";";
+    return name;
   }
 
   // The register carrying v into step `at`: a pipeline's copy from the stage
@@ -221,40 +263,48 @@ class Emitter {
   // ---- the datapath: one assignment per operation ----
 
   void datapath() {
-    for (ValueId v : sliced_) line("  assign " + constant_wire(v) + " = " + literal(width(v), node(v).constant) + ";");
     for (ValueId v = 0; v < g_.nodes.size(); ++v)
-      if (live_op(v)) line("  assign " + wire(v) + " = " + expression(v) + ";");
+      if (scheduled(v)) line("  assign " + wire(v) + " = " + expression(v) + ";");
   }
 
-  std::string expression(ValueId v) const {
+  std::string expression(ValueId v) {
     const hls::Node& n = node(v);
     const uint32_t at = d_.place[v].step;
     std::vector<std::string> a;
     for (ValueId o : n.operands) a.push_back(signal(o, at));
-    const unsigned w = n.width();
-    const bool sgn = !n.operands.empty() && node(n.operands[0]).ty.is_signed_int();
+    const unsigned w = n.width;
+    auto nary = [&](const char* op) {
+      std::string e;
+      for (size_t i = 0; i < a.size(); ++i) e += (i ? op : "") + a[i];
+      return e;
+    };
     switch (n.op) {
-      case OpKind::Add: return a[0] + " + " + a[1];
-      case OpKind::Sub: return a[0] + " - " + a[1];
-      case OpKind::Mul: return a[0] + " * " + a[1];
-      case OpKind::Neg: return "-" + a[0];
-      case OpKind::Not: return "~" + a[0];
-      case OpKind::And: return a[0] + " & " + a[1];
-      case OpKind::Or: return a[0] + " | " + a[1];
-      case OpKind::Xor: return a[0] + " ^ " + a[1];
-      case OpKind::Eq: return a[0] + " == " + a[1];
-      case OpKind::Neq: return a[0] + " != " + a[1];
-      case OpKind::Lt: return compare(a, "<", sgn);
-      case OpKind::Gt: return compare(a, ">", sgn);
-      case OpKind::Le: return compare(a, "<=", sgn);
-      case OpKind::Ge: return compare(a, ">=", sgn);
-      case OpKind::Div: case OpKind::Mod: return divide(n.op, a, w, sgn, constant_divisor(v));
-      case OpKind::Shl: case OpKind::Shr: return shift(v, a, w, sgn);
-      case OpKind::Rotl: case OpKind::Rotr: return rotate(v, a, w);
-      case OpKind::Popcount: case OpKind::Clz: case OpKind::Ctz: return function_name(n.op, w) + "(" + a[0] + ")";
-      case OpKind::Phi: return a[2] + " ? " + a[0] + " : " + a[1];
-      case OpKind::Cast: return cast(n.operands[0], a[0], n.ty);
-      default: return "'0";  // unreachable: the predicate and the DFG admit no other operation
+      case Op::Not: return "~" + a[0];
+      case Op::And: return nary(" & ");
+      case Op::Or: return nary(" | ");
+      case Op::Xor: return nary(" ^ ");
+      case Op::Mux: return a[0] + " ? " + a[1] + " : " + a[2];
+      case Op::AndReduce: return "&" + a[0];
+      case Op::OrReduce: return "|" + a[0];
+      case Op::XorReduce: return "^" + a[0];
+      case Op::Eq: return a[0] + " == " + a[1];
+      case Op::Ne: return a[0] + " != " + a[1];
+      case Op::Lt: return compare(a, "<", n.sgn);
+      case Op::Gt: return compare(a, ">", n.sgn);
+      case Op::Le: return compare(a, "<=", n.sgn);
+      case Op::Ge: return compare(a, ">=", n.sgn);
+      case Op::Add: return nary(" + ");
+      case Op::Sub: return a[0] + " - " + a[1];
+      case Op::Neg: return "-" + a[0];
+      case Op::Mul: return a[0] + " * " + a[1];
+      case Op::Div: case Op::Mod: return divide(n.op, a, w, n.sgn, constant_divisor(v));
+      case Op::Shl: case Op::Shr: return shift(v, a, w, n.sgn);
+      case Op::Rotl: case Op::Rotr: return rotate(v, a, w);
+      case Op::Popcount: return counter_function(OpKind::Popcount, width(n.operands[0]), w) + "(" + a[0] + ")";
+      case Op::Clz: return counter_function(OpKind::Clz, width(n.operands[0]), w) + "(" + a[0] + ")";
+      case Op::Ctz: return counter_function(OpKind::Ctz, width(n.operands[0]), w) + "(" + a[0] + ")";
+      case Op::Rom: return rom_function(v) + "(" + a[0] + ")";
+      default: return "'0";  // wiring is not scheduled
     }
   }
 
@@ -271,9 +321,9 @@ class Emitter {
 
   // RISC-V: x / 0 is all ones, x % 0 is x; signed MIN / -1 is MIN, MIN % -1 is 0.
   // A constant divisor drops the cases it cannot meet.
-  static std::string divide(OpKind op, const std::vector<std::string>& a, unsigned w, bool sgn,
+  static std::string divide(Op op, const std::vector<std::string>& a, unsigned w, bool sgn,
                             std::optional<uint64_t> divisor) {
-    const bool div = op == OpKind::Div;
+    const bool div = op == Op::Div;
     const std::string by_zero = div ? "'1" : a[0];
     const uint64_t all_ones = w >= 64 ? ~uint64_t{0} : (uint64_t{1} << w) - 1;
     const bool may_be_zero = !divisor || *divisor == 0;
@@ -294,49 +344,38 @@ class Emitter {
   // A shift at or beyond the width gives 0 (or all sign bits for >> on a signed value).
   std::string shift(ValueId v, const std::vector<std::string>& a, unsigned w, bool sgn) const {
     const hls::Node& n = node(v);
-    const bool left = n.op == OpKind::Shl;
-    const std::string fill = sgn && !left ? fmt::format("{{{}{{{}[{}]}}}}", w, a[0], w - 1) : std::string("'0");
-    if (g_.constant_rhs(v)) {
-      const uint64_t k = node(n.operands[1]).constant;
-      if (k >= w) return fill;
-      if (k == 0) return a[0];
-      if (left) return fmt::format("{{{}[{}:0], {}'b0}}", a[0], w - 1 - k, k);
-      const std::string top = sgn ? fmt::format("{{{}{{{}[{}]}}}}", k, a[0], w - 1) : fmt::format("{}'b0", k);
-      return fmt::format("{{{}, {}[{}:{}]}}", top, a[0], w - 1, k);
+    const bool left = n.op == Op::Shl;
+    std::string fill = "'0";
+    if (sgn && !left) {  // all sign bits (a literal cannot be indexed)
+      const ValueId x = n.operands[0];
+      fill = node(x).kind == NodeKind::Constant ? ((node(x).constant >> (w - 1)) & 1 ? "'1" : "'0")
+                                                 : fmt::format("{{{}{{{}[{}]}}}}", w, a[0], w - 1);
     }
     const unsigned bw = width(n.operands[1]);
+    const bool can_reach = bw >= 64 || (uint64_t{1} << bw) - 1 >= w;  // an amount of bw bits can be >= w
     const std::string far = "(" + a[1] + " >= " + literal(bw, w) + ")";
-    if (left) return far + " ? '0 : (" + a[0] + " << " + a[1] + ")";
-    if (sgn) return far + " ? " + fill + " : " + fmt::format("{}'($signed({}) >>> {})", w, a[0], a[1]);
-    return far + " ? '0 : (" + a[0] + " >> " + a[1] + ")";
+    if (left) return can_reach ? far + " ? '0 : (" + a[0] + " << " + a[1] + ")" : "(" + a[0] + " << " + a[1] + ")";
+    if (sgn) {
+      const std::string s = fmt::format("{}'($signed({}) >>> {})", w, a[0], a[1]);
+      return can_reach ? far + " ? " + fill + " : " + s : s;
+    }
+    return can_reach ? far + " ? '0 : (" + a[0] + " >> " + a[1] + ")" : "(" + a[0] + " >> " + a[1] + ")";
   }
 
   // Rotation by k % width (the width is a power of two).
   std::string rotate(ValueId v, const std::vector<std::string>& a, unsigned w) const {
     const hls::Node& n = node(v);
-    const bool left = n.op == OpKind::Rotl;
-    if (g_.constant_rhs(v)) {
-      uint64_t k = node(n.operands[1]).constant % w;
-      if (k == 0) return a[0];
-      if (!left) k = w - k;
-      return fmt::format("{{{}[{}:0], {}[{}:{}]}}", a[0], w - 1 - k, a[0], w - 1, w - k);
-    }
+    const bool left = n.op == Op::Rotl;
     const unsigned m = log2_exact(w);
-    const std::string amt = m == 0 ? literal(1, 0) : fmt::format("{}[{}:0]", a[1], m - 1);
+    const unsigned bw = width(n.operands[1]);
+    std::string amt;
+    if (m == 0) amt = literal(1, 0);
+    else if (bw >= m) amt = fmt::format("{}[{}:0]", a[1], m - 1);
+    else amt = a[1];
     // {x, x} shifted by the amount holds the rotation in one half.
     const std::string doubled = fmt::format("{{{}, {}}}", a[0], a[0]);
     if (left) return fmt::format("{}'(({} << {}) >> {})", w, doubled, amt, w);
     return fmt::format("{}'({} >> {})", w, doubled, amt);
-  }
-
-  std::string cast(ValueId from, const std::string& x, const ir::Ty& to) const {
-    const ir::Ty& f = node(from).ty;
-    const unsigned fw = f.bits(), tw = to.bits();
-    if (to.is_bool()) return "(" + x + " != " + literal(fw, 0) + ")";
-    if (fw == tw) return x;
-    if (tw < fw) return fmt::format("{}[{}:0]", x, tw - 1);
-    if (f.is_signed_int()) return fmt::format("{{{{{}{{{}[{}]}}}}, {}}}", tw - fw, x, fw - 1, x);
-    return fmt::format("{{{}'b0, {}}}", tw - fw, x);
   }
 
   // ---- control ----
@@ -385,7 +424,7 @@ class Emitter {
   }
 
   // Registers written at the end of state s (the values it computes that live on).
-  std::vector<std::string> latches(uint32_t s) const {
+  std::vector<std::string> latches(uint32_t s) {
     std::vector<std::string> out;
     for (ValueId v = 0; v < g_.nodes.size(); ++v) {
       if (d_.reg_of.empty() || d_.reg_of[v] < 0) continue;
@@ -443,9 +482,10 @@ class Emitter {
   const Design& d_;
   const Dfg& g_;
   const PortNames ports_;
-  unsigned state_bits_ = 1;
   std::map<std::pair<ValueId, uint32_t>, size_t> pipeline_regs_;  // (value, stage it ends) -> register
-  std::set<ValueId> sliced_;                                       // constants that need a wire
+  std::map<std::pair<uint32_t, ValueId>, std::string> wiring_names_;  // (step, wiring value) -> its wire
+  std::map<std::pair<uint32_t, ValueId>, std::string> wiring_;        // (step, wiring value) -> its assignment
+  std::map<std::string, std::string> functions_;                      // helper functions by name
   std::string out_;
 };
 

@@ -62,7 +62,7 @@
 #include "ir/op.h"
 
 namespace fs = std::filesystem;
-using polydat::ir::OpKind;
+using polydat::hls::Op;
 
 namespace {
 
@@ -76,7 +76,7 @@ std::string literal(unsigned w, uint64_t v) {
 }
 
 struct Part {  // one operator of a probe, as the operator library names it
-  OpKind op;
+  Op op;
   bool constant_rhs;
 };
 
@@ -96,13 +96,13 @@ std::function<std::string(unsigned)> fixed(const char* e) {
 }
 
 const std::vector<Probe>& probes() {
-  using K = OpKind;
+  using K = Op;
   static const std::vector<Probe> all = {
       {"reg", "", {}, false, false, {"a"}, fixed("a"), "baseline: register to register, no operator"},
       {"lut2", "", {}, false, false, {"a", "b", "c", "d", "e"}, fixed("a ^ b ^ c ^ d ^ e"),
        "two LUT levels (a 5-input XOR per bit)"},
       {"xor", "logic", {{K::Xor, false}}, false, false, {"a", "b"}, fixed("a ^ b"), "a ^ b (one LUT level)"},
-      {"mux", "logic", {{K::Phi, false}}, false, false, {"a", "b", "s"}, fixed("s ? a : b"), "select (phi)"},
+      {"mux", "logic", {{K::Mux, false}}, false, false, {"a", "b", "s"}, fixed("s ? a : b"), "select (phi)"},
       {"add", "add", {{K::Add, false}}, false, false, {"a", "b"}, fixed("a + b"), "a + b"},
       {"sub", "sub", {{K::Sub, false}}, false, false, {"a", "b"}, fixed("a - b"), "a - b"},
       {"lt", "sub", {{K::Lt, false}}, true, false, {"a", "b"}, fixed("a < b"), "unsigned a < b"},

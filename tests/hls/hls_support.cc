@@ -23,12 +23,13 @@ constexpr double kEps = 1e-9;
 std::string v_text(const Design& d, ValueId v) {
   const Node& n = d.dfg.nodes[v];
   std::string s = "v" + std::to_string(v);
-  if (n.kind == NodeKind::Op) s += " (" + std::string(ir::op_name(n.op)) + ")";
+  if (n.kind == NodeKind::Op) s += " (" + node_label(d.dfg, v) + ")";
   if (!n.name.empty()) s += " '" + n.name + "'";
   return s;
 }
 
-bool is_live_op(const Design& d, ValueId v) { return d.dfg.is_op(v) && d.live.at(v); }
+// The operations the design schedules: live logic (wiring is rebuilt wherever it is read).
+bool is_live_op(const Design& d, ValueId v) { return d.dfg.is_logic(v) && d.live.at(v); }
 
 // The state (FSM) or stage (pipeline) whose end writes value v: inputs are
 // taken in the idle state (FSM) or enter stage 0 (pipeline).
@@ -43,8 +44,9 @@ bool registrable(const Design& d, ValueId v) {
 // Every read of a registrable value: (value, step reading it).
 std::vector<std::pair<ValueId, uint32_t>> fsm_reads(const Design& d) {
   std::vector<std::pair<ValueId, uint32_t>> reads;
-  auto read = [&](ValueId v, uint32_t at) {
-    if (registrable(d, v)) reads.emplace_back(v, at);
+  auto read = [&](ValueId through, uint32_t at) {
+    for (ValueId v : through_wiring(d.dfg, through))
+      if (registrable(d, v)) reads.emplace_back(v, at);
   };
   for (ValueId u : live_ops(d))
     for (ValueId o : d.dfg.nodes[u].operands) read(o, d.place[u].step);
@@ -169,8 +171,10 @@ std::vector<ValueId> live_ops(const Design& d) {
 
 unsigned operator_width(const Design& d, ValueId v) {
   const Node& n = d.dfg.nodes[v];
-  unsigned w = n.width();
-  for (ValueId o : n.operands) w = std::max(w, d.dfg.nodes[o].width());
+  if (n.op == Op::Mul) return n.width;
+  unsigned w = n.width;
+  for (size_t i = 0; i < n.operands.size(); ++i)
+    if (!(n.op == Op::Mux && i == 0) && !(n.op == Op::Add && i == 2)) w = std::max(w, d.dfg.nodes[n.operands[i]].width);
   return w;
 }
 
@@ -182,13 +186,22 @@ bool constant_at(const Design& d, ValueId v, size_t i) {
 }  // namespace
 
 OpCost library_cost(const Design& d, ValueId v) {
-  const bool mul = d.dfg.nodes[v].op == ir::OpKind::Mul;
-  const bool constant = constant_at(d, v, 1) || (mul && constant_at(d, v, 0));
-  return op_cost(d.target, d.dfg.nodes[v].op, operator_width(d, v), constant);
+  const Node& n = d.dfg.nodes[v];
+  OpShape s;
+  s.op = n.op;
+  s.width = n.width;
+  s.operands = static_cast<unsigned>(n.operands.size());
+  s.operand_width = 1;
+  for (size_t i = 0; i < n.operands.size(); ++i)
+    if (!(n.op == Op::Mux && i == 0) && !(n.op == Op::Add && i == 2))
+      s.operand_width = std::max(s.operand_width, d.dfg.nodes[n.operands[i]].width);
+  s.constant_rhs = constant_at(d, v, 1) || (n.op == Op::Mul && constant_at(d, v, 0));
+  s.dsp = n.op == Op::Mul && n.param == 1;
+  return op_cost(d.target, s);
 }
 
 bool general_multiplication(const Design& d, ValueId v) {
-  return d.dfg.nodes[v].op == ir::OpKind::Mul && !constant_at(d, v, 0) && !constant_at(d, v, 1);
+  return d.dfg.nodes[v].op == Op::Mul && !constant_at(d, v, 0) && !constant_at(d, v, 1);
 }
 
 uint32_t general_multiplier_units(const Design& d) {
@@ -203,16 +216,15 @@ std::vector<std::string> dependence_problems(const Design& d) {
   if (d.live.size() != d.dfg.nodes.size() || d.place.size() != d.dfg.nodes.size())
     return {"live or place does not cover every value"};
   for (ValueId v = 0; v < d.dfg.nodes.size(); ++v) {
-    const ir::Ty& t = d.dfg.nodes[v].ty;
-    if (d.live[v] && !((t.is_bool() || t.is_int()) && t.bits() >= 1))
-      problems.push_back(v_text(d, v) + " is live but has no hardware width (" + ir::ty_label(t) + ")");
+    const unsigned w = d.dfg.nodes[v].width;
+    if (d.live[v] && !(w >= 1 && w <= 64)) problems.push_back(v_text(d, v) + " is live but " + std::to_string(w) + " bits wide");
   }
   for (ValueId v : live_ops(d)) {
     const Placement& pv = d.place[v];
-    for (ValueId o : d.dfg.nodes[v].operands) {
+    for (ValueId o : d.reads(v)) {
       if (o >= v) problems.push_back(v_text(d, v) + " reads " + v_text(d, o) + ", which does not come first");
       if (!d.live[o]) problems.push_back(v_text(d, v) + " is live but its operand " + v_text(d, o) + " is not");
-      if (!d.dfg.is_op(o)) continue;
+      if (!is_live_op(d, o)) continue;
       const Placement& po = d.place[o];
       if (po.step > pv.step)
         problems.push_back(v_text(d, v) + " in step " + std::to_string(pv.step) + " reads " + v_text(d, o) +
@@ -229,8 +241,9 @@ std::vector<std::string> timing_problems(const Design& d) {
   std::vector<std::string> problems;
   double latest = 0;
   std::map<ValueId, std::vector<ValueId>> users;
+  const double period = schedule_period_ns(d.target, d.clock_ns);
   for (ValueId u : live_ops(d))
-    for (ValueId o : d.dfg.nodes[u].operands) users[o].push_back(u);
+    for (ValueId o : d.reads(u)) users[o].push_back(u);
   for (ValueId v : live_ops(d)) {
     const Placement& p = d.place[v];
     const double delay = library_cost(d, v).delay_ns;
@@ -239,24 +252,24 @@ std::vector<std::string> timing_problems(const Design& d) {
     if (std::fabs(p.finish_ns - p.start_ns - delay) > 1e-6)
       problems.push_back(v_text(d, v) + " takes " + std::to_string(p.finish_ns - p.start_ns) + " ns, the library says " +
                          std::to_string(delay));
-    if (p.finish_ns <= d.clock_ns + kEps) continue;
+    if (p.finish_ns <= period + kEps) continue;
     // Past the period: only an operation longer than the period, alone at the start of its step.
-    if (!(delay > d.clock_ns)) {
+    if (!(delay > period)) {
       problems.push_back(v_text(d, v) + " ends at " + std::to_string(p.finish_ns) + " ns, past the " +
-                         std::to_string(d.clock_ns) + " ns period");
+                         std::to_string(period) + " ns a step may fill");
       continue;
     }
     if (p.start_ns > kEps) problems.push_back(v_text(d, v) + " is longer than the period but does not start its step");
-    for (ValueId o : d.dfg.nodes[v].operands)
+    for (ValueId o : d.reads(v))
       if (is_live_op(d, o) && d.place[o].step == p.step)
         problems.push_back(v_text(d, v) + " is longer than the period but is chained after " + v_text(d, o));
     for (ValueId u : users[v])
       if (d.place[u].step == p.step)
         problems.push_back(v_text(d, u) + " is chained after " + v_text(d, v) + ", which is longer than the period");
   }
-  if (std::fabs(latest - d.critical_path_ns) > 1e-9)
+  if (std::fabs(latest + register_overhead_ns(d.target) - d.critical_path_ns) > 1e-9)
     problems.push_back("the critical path is " + std::to_string(d.critical_path_ns) + " ns, the latest finish " +
-                       std::to_string(latest) + " ns");
+                       std::to_string(latest) + " ns plus the register overhead");
   return problems;
 }
 
@@ -390,8 +403,9 @@ std::vector<std::string> pipeline_register_problems(const Design& d) {
   // The last stage reading each value (the stage count for an output).
   std::vector<int64_t> last(g.nodes.size(), -1);
   for (ValueId u : live_ops(d))
-    for (ValueId o : g.nodes[u].operands) last[o] = std::max<int64_t>(last[o], d.place[u].step);
-  for (const DfgPort& o : g.outputs) last[o.value] = d.stages;
+    for (ValueId o : d.reads(u)) last[o] = std::max<int64_t>(last[o], d.place[u].step);
+  for (const DfgPort& o : g.outputs)
+    for (ValueId s : through_wiring(g, o.value)) last[s] = d.stages;
   std::vector<std::pair<ValueId, uint32_t>> want, got;
   for (ValueId v = 0; v < g.nodes.size(); ++v) {
     if (!registrable(d, v)) continue;
@@ -402,7 +416,7 @@ std::vector<std::string> pipeline_register_problems(const Design& d) {
       problems.push_back("pipeline register " + r.name + " holds " + std::to_string(r.values.size()) + " values");
       continue;
     }
-    if (r.width != g.nodes[r.values[0]].width()) problems.push_back("pipeline register " + r.name + " has the wrong width");
+    if (r.width != g.nodes[r.values[0]].width) problems.push_back("pipeline register " + r.name + " has the wrong width");
     if (r.stage >= d.stages) problems.push_back("pipeline register " + r.name + " ends a stage past the last");
     got.emplace_back(r.values[0], r.stage);
   }
@@ -434,7 +448,7 @@ std::vector<std::string> fsm_register_problems(const Design& d) {
     for (size_t i = 0; i < reg.values.size(); ++i) {
       const ValueId v = reg.values[i];
       if (!registrable(d, v)) problems.push_back("register " + reg.name + " holds " + v_text(d, v));
-      if (g.nodes[v].width() != reg.width) problems.push_back("register " + reg.name + " is not as wide as " + v_text(d, v));
+      if (g.nodes[v].width != reg.width) problems.push_back("register " + reg.name + " is not as wide as " + v_text(d, v));
       if (d.reg_of[v] != static_cast<int>(r)) problems.push_back(v_text(d, v) + " is in register " + reg.name + " but reg_of says otherwise");
       if (reg.lifetimes[i].first != def_step(d, v))
         problems.push_back(v_text(d, v) + "'s lifetime in " + reg.name + " does not start where it is written");

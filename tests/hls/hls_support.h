@@ -38,9 +38,9 @@ HlsOptions opts(Target t, std::optional<double> clock_ns = std::nullopt, std::op
 std::vector<ValueId> live_ops(const Design& d);
 // The width an operator is built at: the widest of its result and operands.
 unsigned operator_width(const Design& d, ValueId v);
-// The library's cost of operation v as the design's target builds it: a shift
-// or rotation by a constant is wiring, a multiplication by a constant (either
-// side) shift-and-add.
+// The library's cost of operation v as the design's target builds it (a
+// multiplication by a constant on either side is shift-and-add, one marked
+// for a DSP block a DSP).
 OpCost library_cost(const Design& d, ValueId v);
 // A multiplication of two variables: what --max-mul limits and shares.
 bool general_multiplication(const Design& d, ValueId v);

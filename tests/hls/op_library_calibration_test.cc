@@ -66,15 +66,15 @@ std::vector<Measured> read_csv() {
 }
 
 struct Probe {
-  ir::OpKind op;
+  Op op;
   bool constant_rhs;
 };
 
 // The probes of tests/calibration/calibrate_ice40.cc that measure one operator.
 const std::map<std::string, Probe>& operators() {
-  using K = ir::OpKind;
+  using K = Op;
   static const std::map<std::string, Probe> all = {
-      {"xor", {K::Xor, false}},       {"mux", {K::Phi, false}},      {"add", {K::Add, false}},
+      {"xor", {K::Xor, false}},       {"mux", {K::Mux, false}},      {"add", {K::Add, false}},
       {"sub", {K::Sub, false}},       {"lt", {K::Lt, false}},        {"eq", {K::Eq, false}},
       {"shl", {K::Shl, false}},       {"popcount", {K::Popcount, false}}, {"mulc", {K::Mul, true}},
       {"mul", {K::Mul, false}},       {"div", {K::Div, false}},      {"mod", {K::Mod, false}},

@@ -143,7 +143,7 @@ uint32_t count_units(const Design& d, UnitClass c) {
   return static_cast<uint32_t>(std::count_if(d.units.begin(), d.units.end(), [&](const FunctionalUnit& u) { return u.cls == c; }));
 }
 
-uint32_t count_ops(const Design& d, ir::OpKind k) {
+uint32_t count_ops(const Design& d, Op k) {
   uint32_t n = 0;
   for (ValueId v : live_ops(d)) n += d.dfg.nodes[v].op == k;
   return n;
@@ -209,9 +209,9 @@ TEST_CASE("the id kernel on iCE40: eight stages, worked out by hand") {
   CHECK(d.latency() == 8);
   CHECK(d.initiation_interval() == 1);
   CHECK(d.critical_path_ns == doctest::Approx(1640.96));
-  CHECK(count_ops(d, ir::OpKind::Xor) == 5);
-  CHECK(count_ops(d, ir::OpKind::Mul) == 2);
-  CHECK(count_ops(d, ir::OpKind::Mod) == 1);
+  CHECK(count_ops(d, Op::Xor) == 5);
+  CHECK(count_ops(d, Op::Mul) == 2);
+  CHECK(count_ops(d, Op::Mod) == 1);
   CHECK(count_units(d, UnitClass::Logic) == 5);
   CHECK(count_units(d, UnitClass::Mul) == 2);
   CHECK(count_units(d, UnitClass::Adder) == 1);
@@ -219,16 +219,16 @@ TEST_CASE("the id kernel on iCE40: eight stages, worked out by hand") {
   CHECK(d.units.size() == 9);  // the rotates and shifts by constants are wiring
   for (ValueId v : live_ops(d)) {
     const Node& n = d.dfg.nodes[v];
-    if (n.op == ir::OpKind::Mod) {
+    if (n.op == Op::Mod) {
       CHECK(d.place[v].step == 7);
       CHECK(d.place[v].start_ns == 0);
       CHECK(d.place[v].finish_ns == doctest::Approx(1640.96));
     }
-    if (n.op == ir::OpKind::Mul) {
+    if (n.op == Op::Mul) {
       CHECK(d.place[v].start_ns == 0);
       CHECK(d.place[v].finish_ns - d.place[v].start_ns == doctest::Approx(55.04));
     }
-    if (n.op == ir::OpKind::Add) CHECK(d.place[v].step == 3);
+    if (n.op == Op::Add) CHECK(d.place[v].step == 3);
     if (n.name == "m1") CHECK(d.place[v].step == 1);
     if (n.name == "s1") CHECK(d.place[v].step == 4);
     if (n.name == "m2") CHECK(d.place[v].step == 5);
@@ -314,7 +314,7 @@ TEST_CASE("lfsr: one state at 60 ns, three at the default clock and at 10 ns") {
   CHECK(t.loop_steps == 3);
   CHECK(t.latency(4) == 1 + 3 * 5);
   for (ValueId v : live_ops(t))
-    if (t.dfg.nodes[v].op == ir::OpKind::Mul) {
+    if (t.dfg.nodes[v].op == Op::Mul) {
       CHECK(t.place[v].step == t.loop_state(1));
       CHECK(t.place[v].start_ns == 0);
     }
@@ -332,14 +332,14 @@ TEST_CASE("pcg: seven multiplications, and --max-mul shares them") {
   // default of its extern here) are shift-and-add, never shared; the four in the
   // body are general multiplications, what --max-mul limits.
   const Design d = must_synth(kPcg, opts(Target::Ice40));
-  CHECK(count_ops(d, ir::OpKind::Mul) == 7);
+  CHECK(count_ops(d, Op::Mul) == 7);
   CHECK(count_units(d, UnitClass::Mul) == 7);
   CHECK(general_multiplier_units(d) == 4);
   CHECK(d.dfg.loop->state.size() == 5);
   for (uint32_t n : {1u, 2u, 3u}) {
     CAPTURE(n);
     const Design s = must_synth(kPcg, opts(Target::Ice40, std::nullopt, n));
-    CHECK(count_ops(s, ir::OpKind::Mul) == 7);
+    CHECK(count_ops(s, Op::Mul) == 7);
     CHECK(general_multiplier_units(s) <= n);
     CHECK(count_units(s, UnitClass::Mul) == general_multiplier_units(s) + 3);
     // The body's four multiplications need at least 4 / n states.
@@ -454,8 +454,8 @@ TEST_CASE("a constant power is built at the base's width") {
         auto d = synthesize(*kernel.ir, kernel.ir->entry(), kernel.config, opts(Target::Ice40));
         if (!d) return std::vector<std::string>{"refused: " + d.error().kind + ": " + d.error().message};
         for (ValueId v : live_ops(*d))
-          if (d->dfg.nodes[v].op == ir::OpKind::Mul && d->dfg.nodes[v].width() < 8)
-            p.push_back("Mul v" + std::to_string(v) + " is " + std::to_string(d->dfg.nodes[v].width()) + " bits wide");
+          if (d->dfg.nodes[v].op == Op::Mul && d->dfg.nodes[v].width < 8)
+            p.push_back("Mul v" + std::to_string(v) + " is " + std::to_string(d->dfg.nodes[v].width) + " bits wide");
         for (const std::string& line : design_problems(*d)) p.push_back(line);
         return p;
       });
@@ -547,7 +547,7 @@ TEST_CASE("the design checks catch planted faults") {
   SUBCASE("an operation moved before its operand") {
     Design d = must_synth(kId, opts(Target::Ice40));
     for (ValueId v : live_ops(d))
-      if (d.dfg.nodes[v].op == ir::OpKind::Mod) d.place[v].step = 0;
+      if (d.dfg.nodes[v].op == Op::Mod) d.place[v].step = 0;
     CHECK_FALSE(dependence_problems(d).empty());
   }
   SUBCASE("a chain stretched past the period") {
@@ -566,7 +566,7 @@ TEST_CASE("the design checks catch planted faults") {
     Design d = must_synth(kPcg, opts(Target::Ice40));
     std::vector<ValueId> muls;
     for (ValueId v : live_ops(d))
-      if (d.dfg.nodes[v].op == ir::OpKind::Mul && d.place[v].step == d.loop_state(0)) muls.push_back(v);
+      if (d.dfg.nodes[v].op == Op::Mul && d.place[v].step == d.loop_state(0)) muls.push_back(v);
     REQUIRE(muls.size() >= 2);
     const int u = d.place[muls[0]].unit;
     d.units[static_cast<size_t>(d.place[muls[1]].unit)].ops.clear();
@@ -627,7 +627,7 @@ TEST_CASE("the JSON report of a pipeline matches the design") {
     CHECK(o.at("finish_ns").get<double>() == doctest::Approx(d.place[v].finish_ns));
     CHECK(o.at("unit") == d.place[v].unit);
     CHECK(o.at("line").get<int>() > 0);
-    if (d.dfg.nodes[v].op == ir::OpKind::Mod) CHECK(o.at("line") == 2);  // mod(...) on line 2; the rest in hash.gk
+    if (d.dfg.nodes[v].op == Op::Mod) CHECK(o.at("line") == 2);  // mod(...) on line 2; the rest in hash.gk
   }
 }
 
@@ -679,7 +679,7 @@ TEST_CASE("the JSON report is consistent with the design for every kernel") {
       for (const Register& r : d.registers) bits += r.width;
       if (d.kind == DesignKind::Fsm) {
         regs += d.dfg.loop->state.size() + d.dfg.outputs.size();
-        for (ValueId s : d.dfg.loop->state) bits += d.dfg.nodes[s].width();
+        for (ValueId s : d.dfg.loop->state) bits += d.dfg.nodes[s].width;
         for (const DfgPort& p : d.dfg.outputs) bits += p.ty.bits();
       }
       CHECK(j.at("registers") == regs);

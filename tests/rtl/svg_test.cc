@@ -99,7 +99,7 @@ void check_picture(const std::string& key, const hls::Design& d) {
   std::map<std::string, std::string> legend;  // unit class -> fill
   for (const XmlElement& e : xml)
     if (attr(e, "class") == "legend-swatch") CHECK(legend.emplace(attr(e, "data-unit"), attr(e, "fill")).second);
-  CHECK(legend.size() == 8);
+  CHECK(legend.size() == 9);
   std::set<std::string> fills;
   for (const auto& [unit, fill] : legend) fills.insert(fill);
   CHECK(fills.size() == legend.size());
@@ -145,7 +145,7 @@ void check_picture(const std::string& key, const hls::Design& d) {
     const hls::ValueId v = static_cast<hls::ValueId>(std::stoul(id.substr(1)));
     CAPTURE(id);
     REQUIRE(v < d.dfg.nodes.size());
-    CHECK(d.dfg.is_op(v));
+    CHECK(d.dfg.is_logic(v));
     CHECK(d.live[v]);
     const XmlElement* r = nullptr;
     for (size_t j = i + 1; j < xml.size() && !r; ++j)
@@ -176,7 +176,7 @@ void check_picture(const std::string& key, const hls::Design& d) {
   }
   size_t live_ops = 0;
   for (hls::ValueId v = 0; v < d.dfg.nodes.size(); ++v)
-    if (d.dfg.is_op(v) && d.live[v]) {
+    if (d.dfg.is_logic(v) && d.live[v]) {
       ++live_ops;
       CHECK_MESSAGE(box.count(v), "no box for v" << v);
     }

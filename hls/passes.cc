@@ -1,0 +1,23 @@
+#include "hls/passes.h"
+
+#include "hls/design.h"
+#include "hls/dfg_rewrite.h"
+
+namespace polydat::hls {
+
+PassOptions pass_options(const HlsOptions& options, DesignKind kind, double clock_ns) {
+  PassOptions p;
+  p.target = options.target;
+  p.kind = kind;
+  p.clock_ns = clock_ns;
+  const uint32_t device = options.capacity ? options.capacity->dsps : (options.target == Target::Ice40 ? 8 : 0);
+  p.dsp_limit = options.dsp_limit.value_or(device);
+  return p;
+}
+
+Dfg optimize_dfg(const Dfg& g, const PassOptions& options) {
+  (void)options;
+  return cleanup(g);
+}
+
+}  // namespace polydat::hls

@@ -1,0 +1,27 @@
+// The HLS pass pipeline: the DFG as built from the IR, rewritten into what
+// the target builds well (see docs/hls.md, "Passes"). Every pass returns a new
+// graph that computes the same outputs bit for bit (tests/hls/*_pass_test.cc
+// hold each to eval_outputs on generated and corner inputs).
+#pragma once
+
+#include <optional>
+
+#include "hls/dfg.h"
+#include "hls/op_library.h"
+
+namespace polydat::hls {
+
+struct HlsOptions;
+
+struct PassOptions {
+  Target target = Target::Ice40;
+  DesignKind kind = DesignKind::Pipeline;
+  double clock_ns = 20.8;
+  uint32_t dsp_limit = 0;  // DSP blocks the design may use
+};
+
+PassOptions pass_options(const HlsOptions& options, DesignKind kind, double clock_ns);
+
+Dfg optimize_dfg(const Dfg& g, const PassOptions& options);
+
+}  // namespace polydat::hls
