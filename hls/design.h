@@ -53,6 +53,7 @@ struct Register {
   std::vector<ValueId> values;
   std::vector<std::pair<uint32_t, uint32_t>> lifetimes;  // FSM: [written at the end of, last read in] state
   uint32_t stage = 0;                                     // pipeline: the stage it ends
+  uint64_t bits = 0;                                      // pipeline: the value's bits it holds (in order; 0: all)
 };
 
 enum class Cond : uint8_t { Always, InValid, OutReady, LoopContinue, LoopDone };

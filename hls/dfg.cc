@@ -90,6 +90,37 @@ std::vector<ValueId> through_wiring(const Dfg& g, ValueId v) {
   return out;
 }
 
+std::vector<BitSource> bit_sources(const Dfg& g, ValueId v) {
+  const Node& n = g.nodes[v];
+  std::vector<BitSource> bits;
+  if (n.kind == NodeKind::Constant) {
+    for (unsigned i = 0; i < n.width; ++i) bits.push_back(BitSource{kConstantBit, static_cast<unsigned>((n.constant >> i) & 1)});
+    return bits;
+  }
+  if (!g.is_op(v) || !is_wiring(n.op)) {
+    for (unsigned i = 0; i < n.width; ++i) bits.push_back(BitSource{v, i});
+    return bits;
+  }
+  switch (n.op) {
+    case Op::Slice: {
+      const auto x = bit_sources(g, n.operands[0]);  // wiring chains are short: the builder folds them
+      return std::vector<BitSource>(x.begin() + n.param, x.begin() + n.param + n.width);
+    }
+    case Op::Concat:
+      for (size_t i = n.operands.size(); i-- > 0;) {
+        const auto x = bit_sources(g, n.operands[i]);
+        bits.insert(bits.end(), x.begin(), x.end());
+      }
+      return bits;
+    default: {  // ZExt, SExt
+      bits = bit_sources(g, n.operands[0]);
+      const BitSource fill = n.op == Op::ZExt ? BitSource{kConstantBit, 0} : bits.back();
+      bits.resize(n.width, fill);
+      return bits;
+    }
+  }
+}
+
 void classify_regions(Dfg& g) {
   for (Node& n : g.nodes) n.region = Region::Pre;
   if (!g.loop) return;

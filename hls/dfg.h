@@ -118,6 +118,15 @@ struct Dfg {
 // extension, else the non-wiring values those read (sorted, each once).
 std::vector<ValueId> through_wiring(const Dfg& g, ValueId v);
 
+// Where each bit of v comes from, seen through wiring: a bit of a
+// non-wiring value, or a constant bit (value kConstantBit, bit 0 or 1).
+inline constexpr ValueId kConstantBit = ~ValueId{0};
+struct BitSource {
+  ValueId value;
+  unsigned bit;
+};
+std::vector<BitSource> bit_sources(const Dfg& g, ValueId v);
+
 // Builds the DFG of function f (loop-free or with one loop, as single_loop_fsm
 // accepted). `config_fields[i]` marks field i of the input struct as an
 // effectively-const input. Refuses a variable exponent.

@@ -20,6 +20,10 @@ double default_clock_ns(Target t);
 // scheduler fills each step to the clock period minus this. 0 where it is not
 // modelled (the generic target).
 double register_overhead_ns(Target t);
+// What routing adds to a step's paths in a full design, beyond the isolated
+// operator probes the library is fitted to (iCE40: measured on pipelined
+// multiplier trees, docs/hls.md); the scheduler keeps it free in every step.
+double routing_margin_ns(Target t);
 
 // What kind of hardware unit an operation needs; units of one class and width can be shared.
 enum class UnitClass : uint8_t {
@@ -54,6 +58,8 @@ struct OpCost {
   double delay_ns;  // through the operator, combinational
   double area;      // estimate in the target's unit (iCE40: LUT4s; generic: NAND2 gate equivalents)
   double carries = 0;  // iCE40: SB_CARRY cells
+  double chain_ns = 0;  // routing before it when it is chained after another operator in its step
+  double out_ns = 0;    // routing after it when another operator of its step reads it
 };
 
 OpCost op_cost(Target t, const OpShape& s);

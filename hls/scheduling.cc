@@ -28,8 +28,13 @@ std::pair<uint32_t, double> earliest(const SchedulingProblem& p, const Schedule&
   uint32_t step = 0;
   for (uint32_t q : p.ops[i].preds) step = std::max(step, s.step[q]);
   double start = 0;
+  bool chained = false;
   for (uint32_t q : p.ops[i].preds)
-    if (s.step[q] == step) start = std::max(start, s.finish(p, q));
+    if (s.step[q] == step) {
+      start = std::max(start, s.finish(p, q) + p.ops[q].out_ns);
+      chained = true;
+    }
+  if (chained) start += p.ops[i].chain_ns;
   const double delay = p.ops[i].delay_ns;
   if (delay > p.period_ns + kEps || start + delay > p.period_ns + kEps) return {step + 1, 0.0};
   return {step, start};
@@ -42,6 +47,8 @@ std::vector<std::string> SchedulingProblem::check() const {
   for (uint32_t i = 0; i < ops.size(); ++i) {
     const SchedOp& o = ops[i];
     if (!(o.delay_ns >= 0) || !std::isfinite(o.delay_ns)) problems.push_back(op_text(i) + " has a negative or unknown delay");
+    if (!(o.chain_ns >= 0) || !std::isfinite(o.chain_ns) || !(o.out_ns >= 0) || !std::isfinite(o.out_ns))
+      problems.push_back(op_text(i) + " has a negative or unknown chaining delay");
     for (uint32_t q : o.preds)
       if (q >= i) problems.push_back(op_text(i) + " reads " + op_text(q) + ", which does not come before it");
     if (o.resource < -1 || o.resource >= static_cast<int>(limits.size()))
@@ -66,7 +73,7 @@ std::vector<std::string> verify(const SchedulingProblem& p, const Schedule& s) {
       if (s.step[q] > s.step[i]) problems.push_back(op_text(i) + " runs before its input " + op_text(q));
       if (s.step[q] == s.step[i]) {
         chained = true;
-        if (s.start_ns[i] + kEps < s.finish(p, q))
+        if (s.start_ns[i] + kEps < s.finish(p, q) + p.ops[q].out_ns + o.chain_ns)
           problems.push_back(op_text(i) + " starts before its chained input " + op_text(q) + " finishes");
       }
     }
@@ -104,6 +111,8 @@ std::vector<uint32_t> alap_steps(const SchedulingProblem& p, uint32_t length) {
   const auto succ = successors(p);
   for (uint32_t i = 0; i < n; ++i) {
     rev.ops[n - 1 - i].delay_ns = p.ops[i].delay_ns;
+    rev.ops[n - 1 - i].chain_ns = p.ops[i].out_ns;
+    rev.ops[n - 1 - i].out_ns = p.ops[i].chain_ns;
     for (uint32_t q : succ[i]) rev.ops[n - 1 - i].preds.push_back(n - 1 - q);
   }
   const Schedule r = asap(rev);

@@ -12,6 +12,8 @@ namespace polydat::hls {
 struct SchedOp {
   std::vector<uint32_t> preds;  // operations of this problem it reads (each < its own index)
   double delay_ns = 0;          // combinational delay through it
+  double chain_ns = 0;          // added before it when it reads a result of its own step (routing between chained operators)
+  double out_ns = 0;            // added after it for an operation of its own step that reads it (routing out of it)
   int resource = -1;            // index into the problem's limits, or -1 for unlimited
 };
 
@@ -36,7 +38,7 @@ struct Schedule {
 
 // Why the schedule does not solve the problem (empty when it does):
 // dependences respected (a predecessor in an earlier step, or in the same
-// step finishing before the start), every chain within the period (an
+// step finishing, plus its out_ns and the operation's chain_ns, before the start), every chain within the period (an
 // operation longer than the period starts a step and nothing chains after
 // it), resource limits respected in every step.
 std::vector<std::string> verify(const SchedulingProblem& p, const Schedule& s);

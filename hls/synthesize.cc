@@ -1,7 +1,9 @@
 #include <algorithm>
+#include <bit>
 #include <map>
 
 #include "hls/design.h"
+#include "hls/dfg_eval.h"
 #include "hls/passes.h"
 
 namespace polydat::hls {
@@ -44,7 +46,7 @@ std::vector<ValueId> Design::reads(ValueId v) const {
 }
 
 double schedule_period_ns(Target t, double clock_ns) {
-  return std::max(clock_ns - register_overhead_ns(t), 0.25 * clock_ns);
+  return std::max(clock_ns - register_overhead_ns(t) - routing_margin_ns(t), 0.25 * clock_ns);
 }
 
 namespace {
@@ -88,7 +90,7 @@ class Synthesizer {
     double latest = 0;
     for (ValueId v = 0; v < g.nodes.size(); ++v)
       if (scheduled(v)) latest = std::max(latest, d_.place[v].finish_ns);
-    d_.critical_path_ns = latest + register_overhead_ns(d_.target);
+    d_.critical_path_ns = latest + register_overhead_ns(d_.target) + routing_margin_ns(d_.target);
     return std::nullopt;
   }
 
@@ -112,7 +114,10 @@ class Synthesizer {
     if (limit_mul) p.limits.push_back(*options_.max_mul);
     for (ValueId v : ops) {
       SchedOp o;
-      o.delay_ns = d_.cost(v).delay_ns;
+      const OpCost c = d_.cost(v);
+      o.delay_ns = c.delay_ns;
+      o.chain_ns = c.chain_ns;
+      o.out_ns = c.out_ns;
       if (limit_mul && shared_multiplier(v)) o.resource = 0;
       for (ValueId src : d_.reads(v))
         if (auto it = index.find(src); it != index.end()) o.preds.push_back(it->second);
@@ -165,21 +170,34 @@ class Synthesizer {
   // The register sources each scheduled operation (and each output) reads.
   bool registrable(ValueId v) const { return d_.dfg.nodes[v].kind == NodeKind::Input || scheduled(v); }
 
-  // Each value read after its stage is carried by one register per stage boundary.
+  // Each value read after its stage is carried by one register per stage
+  // boundary, holding only the bits the later stages read.
   void pipeline_registers() {
     const Dfg& g = d_.dfg;
     d_.last_use.assign(g.nodes.size(), 0);
-    for (ValueId v = 0; v < g.nodes.size(); ++v) {
-      if (!scheduled(v)) continue;
-      for (ValueId o : d_.reads(v)) d_.last_use[o] = std::max(d_.last_use[o], d_.place[v].step);
-    }
-    for (const DfgPort& out : g.outputs)
-      for (ValueId o : through_wiring(g, out.value)) d_.last_use[o] = d_.stages;
-    for (ValueId v = 0; v < g.nodes.size(); ++v) {
-      if (!registrable(v)) continue;
+    std::map<ValueId, std::map<uint32_t, uint64_t>> read;  // value -> stage -> bits read there
+    auto reads_at = [&](ValueId through, uint32_t at) {
+      for (const BitSource& s : bit_sources(g, through)) {
+        if (s.value == kConstantBit || !registrable(s.value)) continue;
+        read[s.value][at] |= uint64_t{1} << s.bit;
+        d_.last_use[s.value] = std::max(d_.last_use[s.value], at);
+      }
+    };
+    for (ValueId v = 0; v < g.nodes.size(); ++v)
+      if (scheduled(v))
+        for (ValueId o : g.nodes[v].operands) reads_at(o, d_.place[v].step);
+    for (const DfgPort& out : g.outputs) reads_at(out.value, d_.stages);
+    for (const auto& [v, by_stage] : read) {
       const uint32_t from = g.is_op(v) ? d_.place[v].step : 0;
-      for (uint32_t k = from; k < d_.last_use[v]; ++k)
-        d_.registers.push_back(Register{"p" + std::to_string(k) + "_" + value_name(g, v), g.nodes[v].width, {v}, {}, k});
+      for (uint32_t k = from; k < d_.last_use[v]; ++k) {
+        uint64_t later = 0;
+        for (const auto& [at, bits] : by_stage)
+          if (at > k) later |= bits;
+        const uint64_t all = width_mask(g.nodes[v].width);
+        d_.registers.push_back(Register{"p" + std::to_string(k) + "_" + value_name(g, v),
+                                        static_cast<unsigned>(std::popcount(later)), {v}, {}, k,
+                                        later == all ? 0 : later});
+      }
     }
   }
 

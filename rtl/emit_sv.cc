@@ -252,12 +252,67 @@ class Emitter {
 
   // The register carrying v into step `at`: a pipeline's copy from the stage
   // before, or an FSM's register bound to v.
-  std::string registered(ValueId v, uint32_t at) const {
+  std::string registered(ValueId v, uint32_t at) {
     if (d_.kind == DesignKind::Pipeline) {
       auto it = pipeline_regs_.find({v, at - 1});
-      return it == pipeline_regs_.end() ? "?" : d_.registers[it->second].name;  // synthesis registers every such read
+      if (it == pipeline_regs_.end()) return "?";  // synthesis registers every such read
+      const hls::Register& r = d_.registers[it->second];
+      if (r.bits == 0) return r.name;
+      return padded(v, at, r);
     }
     return d_.registers.at(static_cast<size_t>(d_.reg_of.at(v))).name;
+  }
+
+  // Runs of consecutive held bits of a register: (lowest bit of the value, length).
+  static std::vector<std::pair<unsigned, unsigned>> runs(uint64_t bits) {
+    std::vector<std::pair<unsigned, unsigned>> out;
+    for (unsigned i = 0; i < 64; ++i) {
+      if (!((bits >> i) & 1)) continue;
+      if (!out.empty() && out.back().first + out.back().second == i) ++out.back().second;
+      else out.emplace_back(i, 1);
+    }
+    return out;
+  }
+
+  static std::string part(const std::string& x, unsigned lo, unsigned len) {
+    return len == 1 ? fmt::format("{}[{}]", x, lo) : fmt::format("{}[{}:{}]", x, lo + len - 1, lo);
+  }
+
+  // A register holding only some of v's bits, at v's width (the bits it does
+  // not hold are never read; zero keeps them defined).
+  std::string padded(ValueId v, uint32_t at, const hls::Register& r) {
+    const std::pair<uint32_t, ValueId> key{at, v};
+    auto it = padded_names_.find(key);
+    if (it != padded_names_.end()) return it->second;
+    const std::string name = fmt::format("{}_at{}", r.name, at);
+    padded_names_[key] = name;
+    std::vector<std::string> parts;  // most significant first
+    unsigned top = width(v), held = r.width;
+    const auto rs = runs(r.bits);
+    for (size_t i = rs.size(); i-- > 0;) {
+      const auto [lo, len] = rs[i];
+      if (top > lo + len) parts.push_back(literal(top - lo - len, 0));
+      held -= len;
+      parts.push_back(r.width == 1 ? r.name : part(r.name, held, len));
+      top = lo;
+    }
+    if (top) parts.push_back(literal(top, 0));
+    std::string e = "{";
+    for (size_t i = 0; i < parts.size(); ++i) e += (i ? ", " : "") + parts[i];
+    wiring_[key] = "  assign " + name + " = " + e + "};";
+    wiring_names_[key] = name;
+    return name;
+  }
+
+  // What register r loads: its bits of value v in the stage it ends.
+  std::string register_input(const hls::Register& r) {
+    const std::string x = signal(r.values[0], r.stage);
+    if (r.bits == 0) return x;
+    const auto rs = runs(r.bits);
+    if (rs.size() == 1) return width(r.values[0]) == 1 ? x : part(x, rs[0].first, rs[0].second);
+    std::string e = "{";
+    for (size_t i = rs.size(); i-- > 0;) e += part(x, rs[i].first, rs[i].second) + (i ? ", " : "");
+    return e + "}";
   }
 
   // ---- the datapath: one assignment per operation ----
@@ -394,7 +449,7 @@ class Emitter {
     line("    end else if (!stall) begin");
     line("      valid_0 <= in_valid;");
     for (uint32_t k = 1; k < d_.stages; ++k) line(fmt::format("      valid_{} <= valid_{};", k, k - 1));
-    for (const hls::Register& r : d_.registers) line("      " + r.name + " <= " + signal(r.values[0], r.stage) + ";");
+    for (const hls::Register& r : d_.registers) line("      " + r.name + " <= " + register_input(r) + ";");
     line("    end");
     line("  end");
   }
@@ -485,6 +540,7 @@ class Emitter {
   std::map<std::pair<ValueId, uint32_t>, size_t> pipeline_regs_;  // (value, stage it ends) -> register
   std::map<std::pair<uint32_t, ValueId>, std::string> wiring_names_;  // (step, wiring value) -> its wire
   std::map<std::pair<uint32_t, ValueId>, std::string> wiring_;        // (step, wiring value) -> its assignment
+  std::map<std::pair<uint32_t, ValueId>, std::string> padded_names_;  // (step, value) -> its partial register at full width
   std::map<std::string, std::string> functions_;                      // helper functions by name
   std::string out_;
 };

@@ -267,7 +267,7 @@ std::vector<std::string> timing_problems(const Design& d) {
       if (d.place[u].step == p.step)
         problems.push_back(v_text(d, u) + " is chained after " + v_text(d, v) + ", which is longer than the period");
   }
-  if (std::fabs(latest + register_overhead_ns(d.target) - d.critical_path_ns) > 1e-9)
+  if (std::fabs(latest + register_overhead_ns(d.target) + routing_margin_ns(d.target) - d.critical_path_ns) > 1e-9)
     problems.push_back("the critical path is " + std::to_string(d.critical_path_ns) + " ns, the latest finish " +
                        std::to_string(latest) + " ns plus the register overhead");
   return problems;
