@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include "hls/report.h"
 #include "ir/pass_pipeline.h"
 
 namespace polydat::cli {
@@ -63,6 +64,7 @@ std::optional<hls::HlsOptions> hls_options(const HlsArgs& args) {
     }
     o.max_mul = *args.max_mul;
   }
+  o.dsp_limit = args.dsp;
   return o;
 }
 
@@ -82,6 +84,10 @@ std::optional<KernelDesign> design_for(const HlsArgs& args, const hls::HlsOption
     else
       fmt::print(stderr, "error: cannot make hardware: {} [{}]\n", d.error().message, d.error().kind);
     return std::nullopt;
+  }
+  if (auto miss = hls::timing_warning(*d)) {
+    fmt::print(stderr, "{}: {}: {}\n", args.file, args.strict ? "error" : "warning", *miss);
+    if (args.strict) return std::nullopt;
   }
   return KernelDesign{std::move(*opt), std::move(*d), std::move(config_fields)};
 }

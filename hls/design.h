@@ -13,10 +13,19 @@
 
 namespace polydat::hls {
 
+// What the device offers: the report compares the model's estimate with it,
+// and binding keeps the DSPs within it.
+struct Capacity {
+  std::string device;  // up5k, hx8k, ... (empty: unknown)
+  uint32_t luts = 0, ffs = 0, carries = 0, dsps = 0;
+};
+
 struct HlsOptions {
   Target target = Target::Ice40;
   std::optional<double> clock_ns;     // the target's default when empty
   std::optional<uint32_t> max_mul;    // FSM designs: multipliers shared across states
+  std::optional<uint32_t> dsp_limit;  // at most this many DSP blocks (0: LUTs only); default: the capacity's
+  std::optional<Capacity> capacity;   // the device the design is for; default: the target's usual part
 };
 
 // Where an operation runs: its control step (pipeline stage, or FSM state
