@@ -2,7 +2,7 @@
 BUILD ?= build
 MESON_SETUP_ARGS ?=
 
-.PHONY: all deps build test test-slow run bench calibrate clean
+.PHONY: all deps build test test-slow run bench calibrate qor clean
 
 all: build
 
@@ -31,6 +31,12 @@ bench: build
 # Measures the iCE40 operator delays behind hls/op_library.cc with the real tools (about 10 minutes).
 calibrate: build
 	@$(BUILD)/tests/calibration/polydat-calibrate-ice40 docs/ice40-calibration.csv
+
+# Regenerates the tables of docs/fpga-qor.md with the real tools: every corpus kernel on every board, and the
+# issue's anchor kernels beside an expert's figures (about an hour on two cores; QOR_ARGS=--timeout 120 ...).
+QOR_ARGS ?=
+qor: build
+	@$(BUILD)/tests/qor/polydat-qor --out $(BUILD)/qor --write docs/fpga-qor.md $(QOR_ARGS)
 
 clean:
 	rm -rf $(BUILD)

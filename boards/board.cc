@@ -13,6 +13,8 @@
 //     pin: "35"                          #   a package pin: a number (sg48, tq144, vq100)
 //                                        #   or a ball like B2 (the BGA packages)
 //     mhz: 12                            #   its frequency, > 0 and <= 500
+//     pll: pad                           #   optional, core when absent: which PLL primitive the
+//                                        #   pin feeds (pad: SB_PLL40_PAD, core: SB_PLL40_CORE)
 //   leds:                                # at least one; the first is the heartbeat
 //     - pin: "37"
 //       active_low: true                 #   true | false, required
@@ -483,7 +485,19 @@ void check(const YAML::Node& root, Checker& c, Board& board) {
 
   if (has("clock")) {
     const Entry& e = at("clock");
-    if (auto m = c.mapping(e.value, "clock", c.key_where(e), {"pin", "mhz"}, {})) {
+    if (auto m = c.mapping(e.value, "clock", c.key_where(e), {"pin", "mhz"}, {"pll"})) {
+      if (m->count("pll"))
+        if (auto s = c.scalar(m->at("pll"), "pad or core")) {
+          if (*s == "pad")
+            board.pll_input = PllInput::Pad;
+          else if (*s == "core")
+            board.pll_input = PllInput::Core;
+          else
+            c.error(c.where(m->at("pll")),
+                    "pll is pad (SB_PLL40_PAD: the clock pin is the PLL's own input) or core (SB_PLL40_CORE: "
+                    "the PLL takes the clock from the pin's buffer), not " + shown(*s),
+                    "board-value");
+        }
       if (m->count("pin"))
         if (auto p = c.pin(m->at("pin"), package)) {
           board.clock = *p;

@@ -19,6 +19,11 @@ struct Pin {
   bool active_low = false;
 };
 
+// How the iCE40 PLL takes the oscillator: as its own pad (SB_PLL40_PAD, the
+// UP5K's pin 35) or from the pin's buffer (SB_PLL40_CORE, the HX and LP parts'
+// clock pins). nextpnr-ice40 places only the one the pin allows.
+enum class PllInput { Core, Pad };
+
 struct Board {
   std::string name;      // how --board names it: the file's stem (icebreaker)
   std::string title;     // what the board is called (1BitSquared iCEBreaker v1.0e)
@@ -26,6 +31,7 @@ struct Board {
   std::string package;   // sg48 | ct256 | cm81 | tq144 | ...
   Pin clock;             // the oscillator's pin
   double clock_mhz = 0;  // its frequency
+  PllInput pll_input = PllInput::Core;  // clock.pll
   std::vector<Pin> leds;  // user LEDs, the heartbeat drives the first
   Pin uart_tx;           // FPGA output (the host receives)
   Pin uart_rx;           // FPGA input

@@ -85,7 +85,12 @@ BoardTop board_top(const hls::Design& design, const Board& board, const BoardTop
   BoardTop top;
   top.module = unclashed("polydat_board", kernel);
   const std::string uart = unclashed("polydat_uart_tx", kernel);
-  const double clock_hz = board.clock_mhz * 1e6;
+  top.pll = options.pll;
+  top.pll_pad = board.pll_input == PllInput::Pad;
+  top.clock_mhz = options.pll ? options.pll->out_mhz : board.clock_mhz;
+  const double clock_hz = top.clock_mhz * 1e6;
+  // The clock everything runs on: the oscillator's pin, or the PLL's output.
+  const std::string kclk = options.pll ? "pll_clk" : kClockPort;
   top.divisor = static_cast<uint32_t>(std::max(2.0, std::round(clock_hz / board.baud)));
   top.line_chars = result_line_chars(design);
 
@@ -93,29 +98,36 @@ BoardTop board_top(const hls::Design& design, const Board& board, const BoardTop
   if (board.reset_button) header_ports += fmt::format("    input  logic {},\n", kResetPort);
   header_ports += fmt::format("    output logic {},\n    output logic {}\n", kUartTxPort, kLedPort);
 
+  // The PLL: its output runs everything; reset holds until it locks (LOCK synchronised to its clock).
+  std::string pll;
+  if (options.pll) {
+    pll = "  logic pll_clk, pll_lock;\n" +
+          fpga::pll_instance(*options.pll, top.pll_pad, "u_pll", kClockPort, "pll_clk", "pll_lock") +
+          "  logic [1:0] lock_sync = 2'b00;\n  always_ff @(posedge pll_clk) lock_sync <= {lock_sync[0], pll_lock};\n\n";
+  }
   // Reset: power-on (iCE40 flip-flops start at zero after configuration), or the button, synchronised.
-  std::string reset = "  logic [3:0] por = 4'd0;\n  always_ff @(posedge clk) if (por != 4'hf) por <= por + 4'd1;\n";
-  std::string reset_cond = "por != 4'hf";
+  std::string reset = fmt::format("  logic [3:0] por = 4'd0;\n  always_ff @(posedge {}) if (por != 4'hf) por <= por + 4'd1;\n", kclk);
+  std::string reset_cond = options.pll ? "por != 4'hf || !lock_sync[1]" : "por != 4'hf";
   if (board.reset_button) {
     reset += fmt::format("  logic [1:0] btn_sync = 2'b00;  // two flip-flops against metastability\n"
-                         "  always_ff @(posedge clk) btn_sync <= {{btn_sync[0], {}{}}};\n",
-                         board.reset_button->active_low ? "~" : "", kResetPort);
+                         "  always_ff @(posedge {}) btn_sync <= {{btn_sync[0], {}{}}};\n",
+                         kclk, board.reset_button->active_low ? "~" : "", kResetPort);
     reset_cond += " || btn_sync[1]";
   }
   // Held as its complement: a flip-flop's power-on zero then means "in reset".
-  reset += fmt::format("  logic running = 1'b0;\n  always_ff @(posedge clk) running <= !({});\n  logic rst;\n"
+  reset += fmt::format("  logic running = 1'b0;\n  always_ff @(posedge {}) running <= !({});\n  logic rst;\n"
                        "  assign rst = !running;\n",
-                       reset_cond);
+                       kclk, reset_cond);
 
   // Inputs: the counter into the first, the rest held; the configuration block.
   std::string feed, connect;
-  connect += "      .clk(clk),\n      .rst(rst),\n      .in_valid(k_in_valid),\n      .in_ready(k_in_ready),\n";
+  connect += fmt::format("      .clk({}),\n      .rst(rst),\n      .in_valid(k_in_valid),\n      .in_ready(k_in_ready),\n", kclk);
   if (!g.inputs.empty()) {
     const unsigned w = g.inputs[0].ty.bits();
     feed += fmt::format(
         "  logic {}count;  // the kernel's first input: 0, 1, 2, ... one per evaluation\n"
-        "  always_ff @(posedge clk)\n    if (rst) count <= '0;\n    else if (k_in_valid && k_in_ready) count <= count + 1'b1;\n",
-        vec(w));
+        "  always_ff @(posedge {})\n    if (rst) count <= '0;\n    else if (k_in_valid && k_in_ready) count <= count + 1'b1;\n",
+        vec(w), kclk);
     connect += fmt::format("      .{}(count),\n", ports.inputs[0]);
   }
   for (size_t i = 1; i < g.inputs.size(); ++i) {
@@ -126,8 +138,8 @@ BoardTop board_top(const hls::Design& design, const Board& board, const BoardTop
   for (size_t i = 0; i < g.configs.size(); ++i) {
     const unsigned w = g.configs[i].ty.bits();
     const uint64_t v = i < options.configs.size() ? options.configs[i] : 0;
-    feed += fmt::format("  logic {}config_{};  // {}\n  always_ff @(posedge clk) if (rst) config_{} <= {};\n", vec(w), i,
-                        g.configs[i].name, i, literal(w, v));
+    feed += fmt::format("  logic {}config_{};  // {}\n  always_ff @(posedge {}) if (rst) config_{} <= {};\n", vec(w), i,
+                        g.configs[i].name, kclk, i, literal(w, v));
     connect += fmt::format("      .{}(config_{}),\n", ports.configs[i], i);
   }
   connect += "      .out_valid(k_out_valid),\n      .out_ready(k_out_ready)";
@@ -164,13 +176,13 @@ BoardTop board_top(const hls::Design& design, const Board& board, const BoardTop
   const std::string led = fmt::format("{}beat[{}]", board.leds.empty() || !board.leds[0].active_low ? "" : "~", beat_bit);
 
   top.sv = fmt::format(R"(// Generated by polydat: the board top for kernel '{kernel_name}' on {title}. Do not edit.
-// {mhz} MHz oscillator; results leave on {tx} at {baud} baud, 8N1 (divisor {divisor}), one line
+// {mhz} MHz oscillator{pll_note}; results leave on {tx} at {baud} baud, 8N1 (divisor {divisor}), one line
 // of {chars} characters per result: the outputs in hex, spaces between, a newline.
 /* verilator lint_off DECLFILENAME */
 /* verilator lint_off UNUSEDSIGNAL */
 module {top} (
 {header_ports});
-{reset}
+{pll}{reset}
   logic k_in_valid, k_in_ready, k_out_valid, k_out_ready;
   assign k_in_valid = !rst;
 {feed}{results}
@@ -183,7 +195,7 @@ module {top} (
   logic {iw_vec}idx;  // the character being offered
   logic tx_ready;
   assign k_out_ready = !sending;
-  always_ff @(posedge clk) begin
+  always_ff @(posedge {kclk}) begin
     if (rst) begin
       sending <= 1'b0;
       idx <= '0;
@@ -210,7 +222,7 @@ module {top} (
   assign char_out = kind == 2'd0 ? (nib < 4'd10 ? {{4'h3, nib}} : 8'h57 + {{4'h0, nib}}) : kind == 2'd1 ? 8'h20 : 8'h0a;
 
   {uart} #(.DIVISOR({divisor})) u_uart (
-      .clk(clk),
+      .clk({kclk}),
       .rst(rst),
       .valid(sending),
       .ready(tx_ready),
@@ -220,14 +232,16 @@ module {top} (
 
   // The heartbeat: bit {beat_bit} of a free-running counter, about one blink a second.
   logic [{beat_bit}:0] beat = '0;
-  always_ff @(posedge clk) beat <= beat + 1'b1;
+  always_ff @(posedge {kclk}) beat <= beat + 1'b1;
   assign {led_port} = {led};
 endmodule
 
 {uart_module}
 {kernel_sv})",
                        fmt::arg("kernel_name", design.dfg.name), fmt::arg("title", board.title),
-                       fmt::arg("mhz", board.clock_mhz), fmt::arg("tx", kUartTxPort), fmt::arg("baud", board.baud),
+                       fmt::arg("mhz", board.clock_mhz), fmt::arg("kclk", kclk), fmt::arg("pll", pll),
+                       fmt::arg("pll_note", options.pll ? fmt::format(", the PLL's {:.3f} MHz runs everything", options.pll->out_mhz)
+                                                        : std::string()), fmt::arg("tx", kUartTxPort), fmt::arg("baud", board.baud),
                        fmt::arg("divisor", top.divisor), fmt::arg("chars", top.line_chars), fmt::arg("top", top.module),
                        fmt::arg("header_ports", header_ports), fmt::arg("reset", reset), fmt::arg("feed", feed),
                        fmt::arg("results", results), fmt::arg("kernel", kernel), fmt::arg("connect", connect),

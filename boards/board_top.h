@@ -6,10 +6,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "boards/board.h"
+#include "fpga/pll.h"
 #include "hls/design.h"
 
 namespace polydat::boards {
@@ -17,13 +19,20 @@ namespace polydat::boards {
 struct BoardTopOptions {
   std::vector<uint64_t> configs;  // per cfg_ port (the DFG's configs), the bit pattern held
   std::vector<uint64_t> inputs;   // per in_ port after the first, the bit pattern held
+  // When set, the oscillator feeds the iCE40 PLL (SB_PLL40_PAD or _CORE as the
+  // board's clock.pll says) and everything runs on its output: the kernel, the
+  // counters, the UART (its divisor from the PLL's frequency), the heartbeat.
+  std::optional<fpga::PllConfig> pll;
 };
 
 struct BoardTop {
   std::string module;     // the top module's name
   std::string sv;         // the board top, the UART transmitter and the kernel module
-  uint32_t divisor = 0;   // clock cycles per UART bit: the oscillator over the baud rate, rounded
+  uint32_t divisor = 0;   // clock cycles per UART bit: the clock over the baud rate, rounded
   uint32_t line_chars = 0;  // characters per result line, the newline included
+  double clock_mhz = 0;   // what everything runs at: the oscillator, or the PLL's output
+  std::optional<fpga::PllConfig> pll;  // the PLL's settings, when there is one
+  bool pll_pad = false;   // SB_PLL40_PAD (else SB_PLL40_CORE)
 };
 
 // The text of a result line: output i as ceil(width_i / 4) lowercase hex

@@ -26,10 +26,16 @@ int board_cosim_command(const CosimArgs& args) {
   }
   auto board = load_board(args.board);
   if (!board) return kUserError;
+  std::optional<fpga::PllConfig> pll;
+  if (!board_clock(*board, args.freq_mhz, pll)) return kUserError;
+  const double mhz = board_mhz(*board, pll);
+  const fpga::Device* device = fpga::find_device(board->device);
   auto options = hls_options(args.hls);
   if (!options) return kUsageError;
+  hls::HlsOptions hls = clocked_for(*options, mhz);
+  if (device) hls = for_device(hls, *device);
   frontend::CompileResult r;
-  auto k = design_for(args.hls, clocked_for(*options, board->clock_mhz), r);
+  auto k = design_for(args.hls, hls, r);
   if (!k) return kUserError;
   std::optional<Stimulus> stimulus;
   try {
@@ -38,7 +44,7 @@ int board_cosim_command(const CosimArgs& args) {
     return kUsageError;
   }
   if (!stimulus) return kUserError;
-  auto top = board_top_for(*k, *stimulus, *board);
+  auto top = board_top_for(*k, *stimulus, *board, pll);
   auto batch_or = batch_of(*stimulus, *k, *range);
   if (!top || !batch_or) return kUserError;
   const sim::Batch& batch = *batch_or;
@@ -60,13 +66,17 @@ int board_cosim_command(const CosimArgs& args) {
   fmt::print("cosim {} on board {} ({}, {} {}, {} MHz): the board top in Verilator ({})\n", args.hls.file,
              board->name, board->title, board->device, board->package, board->clock_mhz,
              run->built_now ? "model built now" : "model from the cache");
+  if (pll)
+    fmt::print("  PLL: {:.3f} MHz from {} MHz (DIVR {}, DIVF {}, DIVQ {}); simulated at the PLL's clock, "
+               "a stand-in passing it through\n",
+               pll->out_mhz, pll->in_mhz, pll->divr, pll->divf, pll->divq);
   fmt::print("  kernel: {}\n", hls::summary_line(k->design));
   fmt::print("  UART: {} baud 8N1, {} cycles a bit, {} characters a result\n", board->baud, top->divisor,
              top->line_chars);
   fmt::print("  decoded: {} of {} lines, {} framing errors; {} mismatches against the interpreter\n", run->lines.size(),
              wanted, run->framing_errors, check.mismatches);
   fmt::print("  simulated: {} cycles ({:.3f} s of board time) in {:.1f} s; heartbeat changes: {}\n", run->cycles,
-             run->cycles / (board->clock_mhz * 1e6), seconds, run->led_toggles);
+             run->cycles / (mhz * 1e6), seconds, run->led_toggles);
   if (!check.first.empty()) fmt::print("  first mismatch: {}\n", check.first);
   const bool ok = check.ok(wanted) && run->framing_errors == 0;
   fmt::print("  result: {}\n", ok ? "PASS" : "FAIL");

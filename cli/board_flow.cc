@@ -2,6 +2,8 @@
 
 #include <fmt/core.h>
 
+#include <cmath>
+
 namespace polydat::cli {
 
 std::optional<boards::Board> load_board(const std::string& name_or_path) {
@@ -13,8 +15,25 @@ std::optional<boards::Board> load_board(const std::string& name_or_path) {
   return *b;
 }
 
+bool board_clock(const boards::Board& board, std::optional<double> mhz, std::optional<fpga::PllConfig>& pll) {
+  pll.reset();
+  if (!mhz) return true;
+  if (!(*mhz > 0) || !std::isfinite(*mhz)) {
+    fmt::print(stderr, "error: --freq must be a positive number of MHz\n");
+    return false;
+  }
+  if (std::fabs(*mhz - board.clock_mhz) < 1e-9) return true;  // the oscillator itself: no PLL
+  auto c = fpga::ice40_pll(board.clock_mhz, *mhz);
+  if (!c) {
+    fmt::print(stderr, "error: --freq {} on board {}: {}\n", *mhz, board.name, c.error());
+    return false;
+  }
+  pll = *c;
+  return true;
+}
+
 std::optional<boards::BoardTop> board_top_for(const KernelDesign& k, const Stimulus& stimulus,
-                                              const boards::Board& board) {
+                                              const boards::Board& board, const std::optional<fpga::PllConfig>& pll) {
   auto fields = stimulus.at(0);
   if (!fields) return std::nullopt;
   boards::BoardTopOptions o;
@@ -22,12 +41,27 @@ std::optional<boards::BoardTop> board_top_for(const KernelDesign& k, const Stimu
     if (k.config_fields[i]) o.configs.push_back((*fields)[i].bits());
     else if (!stimulus.iterated() || i != *stimulus.iterated()) o.inputs.push_back((*fields)[i].bits());
   }
+  o.pll = pll;
+  const double mhz = board_mhz(board, pll);
+  if (mhz * 1e6 < 4.0 * board.baud) {
+    fmt::print(stderr, "error: at {} MHz the UART's {} baud has fewer than 4 clocks a bit\n", mhz, board.baud);
+    return std::nullopt;
+  }
   return boards::board_top(k.design, board, o);
 }
 
 hls::HlsOptions clocked_for(hls::HlsOptions options, double mhz) {
   if (!options.clock_ns) options.clock_ns = 1000.0 / mhz;
   return options;
+}
+
+hls::HlsOptions for_device(hls::HlsOptions options, const fpga::Device& device) {
+  options.capacity = hls::Capacity{device.name, device.luts, device.ffs, device.carries, device.dsps};
+  return options;
+}
+
+bool use_dsp(const fpga::Device& device, const HlsArgs& args) {
+  return device.use_dsp && device.dsps > 0 && (!args.dsp || *args.dsp > 0);
 }
 
 }  // namespace polydat::cli

@@ -74,6 +74,7 @@ struct CosimArgs {
   uint64_t seed = 1;
   std::string trace;                 // a waveform: FILE.vcd or FILE.fst
   std::string board;                 // simulate the board top of this board instead
+  std::optional<double> freq_mhz;    // with --board: run the board top at this clock, through the PLL
   bool cycles_given = false;         // --cycles was on the command line (--board defaults to 1000)
 };
 int cosim_command(const CosimArgs& args);
@@ -84,12 +85,14 @@ struct SynthArgs {
   std::string board;                 // a bundled board's name, or a board file (.yaml)
   std::string device;                // without a board: up5k | hx8k | lp8k | hx1k
   std::string package;               // with --device: the package (default: the device's)
-  std::optional<double> freq_mhz;    // the clock asked of nextpnr (--board: the oscillator's)
+  std::optional<double> freq_mhz;    // the clock asked of nextpnr (--board: through the PLL; default the oscillator's)
   std::string out_dir;               // default: KERNEL-BOARD or KERNEL-DEVICE
   std::vector<std::string> sets;     // NAME=VALUE for the board top's externs and held inputs
   std::string estimate;              // ecp5 | xilinx: resources through Yosys only, no place and route
   bool close_timing = false;         // re-schedule with a tighter clock while Fmax misses
   uint32_t seed = 1;                 // nextpnr's placement seed
+  double progress_s = 10;            // seconds between progress lines while a tool runs
+  uint32_t tool_timeout_s = 3600;    // a tool running longer is killed (an error)
 };
 int synth_command(const SynthArgs& args);
 

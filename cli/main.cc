@@ -92,16 +92,20 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   cosim_cmd->add_option("--trace", cosim.trace, "write a waveform: FILE.vcd, or FST for any other name");
 
-  cosim_cmd->add_option("--board", cosim.board, "simulate the whole board top, decoding its UART (a board or a .yaml)");
+  CLI::Option* cosim_board =
+      cosim_cmd->add_option("--board", cosim.board, "simulate the whole board top, decoding its UART (a board or a .yaml)");
+  cosim_cmd->add_option("--freq", cosim.freq_mhz, "with --board: run the board top at this clock in MHz, through the PLL")
+      ->needs(cosim_board);
 
   SynthArgs synth;
   CLI::App* synth_cmd = app.add_subcommand("synth", "Yosys, nextpnr-ice40 and icepack: a bitstream and a report");
   add_hls_options(synth_cmd, synth.hls);
   synth_cmd->add_option("--board", synth.board, "a board (bundled name or .yaml): the kernel inside the board top");
-  synth_cmd->add_option("--device", synth.device, "without a board: the kernel alone on up5k, hx8k, lp8k or hx1k")
+  synth_cmd->add_option("--device", synth.device, "without a board: the kernel inside the QoR wrapper (3 pins) on up5k, hx8k, lp8k or hx1k")
       ->check(CLI::IsMember({"up5k", "hx8k", "lp8k", "hx1k"}));
   synth_cmd->add_option("--package", synth.package, "with --device: the package (default: the device's)");
-  synth_cmd->add_option("--freq", synth.freq_mhz, "with --device: the clock in MHz (default 48)");
+  synth_cmd->add_option("--freq", synth.freq_mhz,
+                        "the clock in MHz (--device: default 48; --board: through the PLL, default the oscillator)");
   synth_cmd->add_option("-o", synth.out_dir, "the output folder (default: KERNEL-BOARD or KERNEL-DEVICE)");
   synth_cmd->add_option("--set", synth.sets, "NAME=VALUE for an extern or a held input of the board top (repeatable)")
       ->allow_extra_args(false);
@@ -109,6 +113,10 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"ecp5", "xilinx"}));
   synth_cmd->add_flag("--close-timing", synth.close_timing, "schedule again with a tighter clock while Fmax misses");
   synth_cmd->add_option("--seed", synth.seed, "nextpnr's placement seed")->capture_default_str();
+  synth_cmd->add_option("--progress", synth.progress_s, "seconds between progress lines (stderr) while a tool runs")
+      ->capture_default_str();
+  synth_cmd->add_option("--tool-timeout", synth.tool_timeout_s, "seconds a tool may run before it is killed")
+      ->capture_default_str();
 
   FlashArgs flash;
   CLI::App* flash_cmd = app.add_subcommand("flash", "program an attached board with what `synth --board` wrote");

@@ -77,8 +77,97 @@ std::string log_tail(const fs::path& log) {
 
 }  // namespace
 
+// ---- following a tool's log ----
+
+LogStep::LogStep(std::string tool) : tool_(std::move(tool)) {}
+
+void LogStep::feed(std::string_view chunk) {
+  for (char c : chunk) {
+    if (c == '\n') {
+      line(partial_);
+      partial_.clear();
+    } else if (partial_.size() < 4096) {  // a runaway line is cut, never held whole
+      partial_ += c;
+    }
+  }
+}
+
+namespace {
+
+std::string trimmed(std::string_view s) {
+  const size_t b = s.find_first_not_of(" \t\r");
+  if (b == std::string_view::npos) return {};
+  const size_t e = s.find_last_not_of(" \t\r");
+  std::string out(s.substr(b, e - b + 1));
+  if (out.size() > 160) out = out.substr(0, 157) + "...";
+  return out;
+}
+
+// "2.40.1. Executing ABC." : one or more numbers each ending in '.', then a space.
+bool is_yosys_header(std::string_view l) {
+  size_t i = 0;
+  bool number = false;
+  while (i < l.size()) {
+    size_t j = i;
+    while (j < l.size() && std::isdigit(static_cast<unsigned char>(l[j]))) ++j;
+    if (j == i || j >= l.size() || l[j] != '.') break;
+    number = true;
+    i = j + 1;
+  }
+  return number && i < l.size() && l[i] == ' ';
+}
+
+// nextpnr's router table row, "      1000 |      106        763 |  106   763 |       218|  0.27  0.27|":
+// its iteration count and the arcs still to route.
+std::optional<std::string> router_row(std::string_view l) {
+  std::vector<std::string> cells;
+  size_t start = 0;
+  for (size_t bar; (bar = l.find('|', start)) != std::string_view::npos; start = bar + 1)
+    cells.push_back(trimmed(l.substr(start, bar - start)));
+  auto number = [](const std::string& c) {
+    return !c.empty() && std::all_of(c.begin(), c.end(), [](unsigned char ch) { return std::isdigit(ch) != 0; });
+  };
+  if (cells.size() < 4 || !number(cells[0]) || !number(cells[3])) return std::nullopt;
+  return fmt::format("router iteration {}, {} arcs left", cells[0], cells[3]);
+}
+
+}  // namespace
+
+void LogStep::line(std::string_view l) {
+  if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+  if (tool_ == "yosys") {
+    if (is_yosys_header(l)) phase_ = trimmed(l);
+    return;
+  }
+  if (tool_ == "nextpnr-ice40" || tool_ == "nextpnr") {
+    if (!l.starts_with("Info: ")) return;
+    const std::string_view rest = l.substr(6);
+    if (rest.empty()) return;
+    if (rest[0] == ' ' || rest[0] == '\t') {
+      if (phase_.empty() || rest[0] == '\t') return;  // the utilisation table
+      const auto row = router_row(rest);
+      const std::string d = row ? *row : trimmed(rest);
+      if (!d.empty() && !d.starts_with("IterCnt") && !d.starts_with("|")) detail_ = d;
+      return;
+    }
+    // A phase starts with a capital letter; "constrained ...", "promoting ...", the
+    // slack histogram's "[ 123, 456) |**" and its legend do not.
+    if (std::isupper(static_cast<unsigned char>(rest[0])) && !rest.starts_with("Checksum")) {
+      phase_ = trimmed(rest);
+      detail_.clear();
+    }
+    return;
+  }
+  if (const std::string t = trimmed(l); !t.empty()) phase_ = t;
+}
+
+std::string LogStep::step() const {
+  if (detail_.empty()) return phase_;
+  return phase_ + " " + detail_;
+}
+
 ir::Expected<int, std::string> run_tool(const std::vector<std::string>& argv, const fs::path& dir, const fs::path& log,
-                                        uint32_t timeout_s) {
+                                        uint32_t timeout_s, const ToolWatch* watch) {
   if (argv.empty()) return std::string("run_tool: no command");
   const fs::path exe = find_on_path(argv[0]);
   if (exe.empty()) {
@@ -112,11 +201,29 @@ ir::Expected<int, std::string> run_tool(const std::vector<std::string>& argv, co
   if (pid < 0) return fmt::format("cannot start {}: {}", argv[0], std::strerror(errno));
   ::setpgid(pid, pid);  // also in the parent, so a kill below cannot race the child's own call
 
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_s);
+  const auto started = std::chrono::steady_clock::now();
+  const auto deadline = started + std::chrono::seconds(timeout_s);
+  // Following the log: only what was appended since the last look is read.
+  LogStep step(fs::path(argv[0]).filename().string());
+  std::ifstream follow;
+  auto next_report = started + (watch ? std::max(watch->every, std::chrono::milliseconds(1)) : std::chrono::hours(0));
   int ws = 0;
   for (;;) {
     const pid_t r = ::waitpid(pid, &ws, WNOHANG);
     if (r == pid) break;
+    if (watch && watch->report && std::chrono::steady_clock::now() >= next_report) {
+      if (!follow.is_open()) follow.open(log, std::ios::binary);
+      if (follow.is_open()) {
+        follow.clear();  // past the end last time: read on from there
+        char buf[65536];
+        while (follow.read(buf, sizeof buf) || follow.gcount() > 0) step.feed(std::string_view(buf, follow.gcount()));
+      }
+      const auto now = std::chrono::steady_clock::now();
+      const double elapsed = std::chrono::duration<double>(now - started).count();
+      const std::string where = step.step();
+      watch->report(fmt::format("{}: {:.0f} s, {}", argv[0], elapsed, where.empty() ? "starting" : where));
+      while (next_report <= now) next_report += std::max(watch->every, std::chrono::milliseconds(1));
+    }
     if (r < 0 && errno != EINTR) return fmt::format("waiting for {}: {}", argv[0], std::strerror(errno));
     if (std::chrono::steady_clock::now() >= deadline) {
       ::kill(-pid, SIGKILL);
@@ -307,7 +414,8 @@ void critical_path(const json& report, const std::string& slowest_clock, SynthRe
 
 }  // namespace
 
-ir::Expected<SynthReport, std::string> run_ice40(const Ice40Request& request, const Progress& progress) {
+ir::Expected<SynthReport, std::string> run_ice40(const Ice40Request& request, const Progress& progress,
+                                                 const Progress& running) {
   const Device* dev = request.device;
   if (dev == nullptr) return std::string("run_ice40: no device");
   const std::string& top = request.top;
@@ -338,13 +446,15 @@ ir::Expected<SynthReport, std::string> run_ice40(const Ice40Request& request, co
     fs::remove(dir / f, ec);
 
   const std::string synth_cmd =
-      fmt::format("synth_ice40 -top {}{} -json {}", top, dev->use_dsp ? " -dsp" : "", netlist_file);
+      fmt::format("synth_ice40 -top {}{} -json {}", top, request.use_dsp.value_or(dev->use_dsp) && dev->dsps > 0 ? " -dsp" : "",
+                  netlist_file);
   const std::string script =
       fmt::format("read_verilog -sv {}\n{}\ntee -q -o {} stat -json\n", sv_file, synth_cmd, stat_file);
   bool written = write_file(dir / sv_file, request.sv) && write_file(dir / "synth.ys", script);
   if (!request.pcf.empty()) written = written && write_file(dir / pcf_file, request.pcf);
 
-  const std::vector<std::string> yosys = {"yosys", "-q", "-s", "synth.ys"};
+  // Not -q: the log holds every pass header as it starts, which the progress lines follow.
+  const std::vector<std::string> yosys = {"yosys", "-s", "synth.ys"};
   std::vector<std::string> nextpnr = {
       "nextpnr-ice40", dev->nextpnr_flag, "--package", package,  "--json",
       netlist_file,    "--asc",           asc_file,    "--freq", fmt_mhz(request.freq_mhz)};
@@ -382,7 +492,11 @@ ir::Expected<SynthReport, std::string> run_ice40(const Ice40Request& request, co
   // ---- Yosys ----
   const fs::path yosys_log = dir / "yosys.log";
   say(fmt::format("yosys {} ({} > yosys.log)", synth_cmd, command_line(yosys)));
-  auto ys = run_tool(yosys, dir, yosys_log, request.timeout_s);
+  ToolWatch watch{request.progress_every, running};
+  const ToolWatch* watching = running ? &watch : nullptr;
+  auto t0 = std::chrono::steady_clock::now();
+  auto ys = run_tool(yosys, dir, yosys_log, request.timeout_s, watching);
+  r.yosys_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!ys) return ys.error();
   if (*ys != 0) return fmt::format("yosys failed (exit status {}); {}", *ys, log_tail(yosys_log));
   const auto stat = read_json(dir / stat_file);
@@ -408,7 +522,9 @@ ir::Expected<SynthReport, std::string> run_ice40(const Ice40Request& request, co
   // ---- nextpnr ----
   const fs::path nextpnr_log = dir / "nextpnr.log";
   say(fmt::format("{} (> nextpnr.log)", command_line(nextpnr)));
-  auto np = run_tool(nextpnr, dir, nextpnr_log, request.timeout_s);
+  t0 = std::chrono::steady_clock::now();
+  auto np = run_tool(nextpnr, dir, nextpnr_log, request.timeout_s, watching);
+  r.nextpnr_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!np) return np.error();
   bool placed = true;
   if (*np != 0) {

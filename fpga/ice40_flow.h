@@ -2,6 +2,7 @@
 // icepack. Every script, log and product stays in the output folder.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -26,15 +27,42 @@ struct Ice40Request {
   std::filesystem::path dir;  // created when missing
   uint32_t seed = 1;
   uint32_t timeout_s = 3600;  // per tool; a tool still running then is killed (an error)
+  std::optional<bool> use_dsp;  // synth_ice40 -dsp; empty: the device's use_dsp
+  // How often `running` (run_ice40's third argument) hears from a tool that is still running.
+  std::chrono::milliseconds progress_every{10000};
 };
 
-// One line per step as it starts ("yosys synth_ice40 ...", "nextpnr-ice40 ...").
+// One line per step as it starts ("yosys synth_ice40 ...", "nextpnr-ice40 ..."),
+// and, for `running`, one line per interval while a tool runs.
 using Progress = std::function<void(std::string_view)>;
 
 // Runs the three tools. A design that does not fit or misses timing is a
 // report with fits/meets_timing false, not an error; an error is a tool that
 // is missing, crashed, or wrote nothing usable (the message names its log).
-ir::Expected<SynthReport, std::string> run_ice40(const Ice40Request& request, const Progress& progress);
+// While Yosys or nextpnr runs, `running` gets a line every
+// `request.progress_every`: the tool, the step its log has reached, the time
+// so far ("yosys: 20 s, 2.40.1.1. Executing ABC.").
+ir::Expected<SynthReport, std::string> run_ice40(const Ice40Request& request, const Progress& progress,
+                                                 const Progress& running = {});
+
+// ---- following a tool's log ----
+
+// The step a tool's log has reached, from the lines as they arrive (a chunk
+// may end inside a line; the rest comes with the next chunk).
+//   yosys:          the last pass header ("2.40. Executing ABC pass (technology mapping using ABC).")
+//   nextpnr-ice40:  the last phase ("Info: Routing..") and, after it, its last
+//                   indented progress line ("Info:   at iteration #5: temp = ...")
+//   anything else:  the last non-empty line
+class LogStep {
+ public:
+  explicit LogStep(std::string tool);
+  void feed(std::string_view chunk);
+  std::string step() const;  // empty until the log has a step
+
+ private:
+  void line(std::string_view l);
+  std::string tool_, partial_, phase_, detail_;
+};
 
 // ---- shared with estimate(): running one tool ----
 
@@ -48,8 +76,15 @@ std::filesystem::path find_on_path(std::string_view tool);
 // dies: a Ctrl-C does not leave it running). The exit status, or an error
 // when the tool is not on $PATH, cannot start, dies of a signal or times out
 // (the message names the log and quotes its last lines).
+// With `watch`, every `watch->every` while the tool runs, `watch->report`
+// gets "TOOL: N s, STEP" with the step read from the log so far (LogStep).
+struct ToolWatch {
+  std::chrono::milliseconds every{10000};
+  Progress report;
+};
 ir::Expected<int, std::string> run_tool(const std::vector<std::string>& argv, const std::filesystem::path& dir,
-                                        const std::filesystem::path& log, uint32_t timeout_s);
+                                        const std::filesystem::path& log, uint32_t timeout_s,
+                                        const ToolWatch* watch = nullptr);
 
 // The last `n` non-empty lines of a text file, each indented by two spaces
 // and ended by '\n' (empty when the file is missing or empty).

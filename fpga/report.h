@@ -26,6 +26,8 @@ struct SynthReport {
   std::string critical_from, critical_to;  // the critical path's endpoints (cell/port)
   std::string bitstream;                   // the .bin's file name in the folder, when icepack ran
   std::string problem;                     // why it did not fit, when it did not
+  // Wall time of each tool in seconds (not in the text or JSON, which stay deterministic).
+  double yosys_s = 0, nextpnr_s = 0;
 };
 
 std::string render_text(const SynthReport& r);

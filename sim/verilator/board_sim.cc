@@ -85,11 +85,43 @@ int main(int argc, char** argv) {{
                      fmt::arg("button", button), fmt::arg("divisor", top.divisor));
 }
 
+std::string pll_standin_sv(bool pad) {
+  const std::string prim = pad ? "SB_PLL40_PAD" : "SB_PLL40_CORE", in = pad ? "PACKAGEPIN" : "REFERENCECLK";
+  return fmt::format(R"(
+// Simulation stand-in for the iCE40's {prim}: the testbench ticks the board's clock pin at the
+// PLL's output frequency, so the output is the input; LOCK rises after 24 cycles, as a real
+// PLL locks some time after configuration.
+/* verilator lint_off UNUSEDPARAM */
+/* verilator lint_off UNUSEDSIGNAL */
+module {prim} #(
+    parameter FEEDBACK_PATH = "SIMPLE",
+    parameter [3:0] DIVR = 4'd0,
+    parameter [6:0] DIVF = 7'd0,
+    parameter [2:0] DIVQ = 3'd0,
+    parameter [2:0] FILTER_RANGE = 3'd0
+) (
+    input  logic {in},
+    output logic PLLOUTGLOBAL,
+    output logic LOCK,
+    input  logic RESETB,
+    input  logic BYPASS
+);
+  assign PLLOUTGLOBAL = {in};
+  logic [4:0] ticks = 5'd0;
+  always_ff @(posedge {in}) if (ticks != 5'd24) ticks <= ticks + 5'd1;
+  assign LOCK = ticks == 5'd24;
+endmodule
+)",
+                     fmt::arg("prim", prim), fmt::arg("in", in));
+}
+
 ir::Expected<BoardSimRun, std::string> simulate_board(const boards::BoardTop& top, const boards::Board& board,
                                                       uint64_t lines, const fs::path& cache, uint64_t max_cycles) {
   if (max_cycles == 0)  // ten bits a character, and as long again for the kernel and the reset
     max_cycles = 2 * (lines + 1) * uint64_t(top.line_chars) * 10 * top.divisor + 100000;
-  auto built = build_cached(cache / "verilator-board", ModelBuild{top.module, top.sv, board_driver_cpp(top, board),
+  // With a PLL, the pin is ticked at the PLL's frequency and a stand-in passes it through.
+  const std::string sv = top.pll ? top.sv + pll_standin_sv(top.pll_pad) : top.sv;
+  auto built = build_cached(cache / "verilator-board", ModelBuild{top.module, sv, board_driver_cpp(top, board),
                                                                   "board.cpp", "board", verilator_flags(TraceKind::None)});
   if (!built) return built.error();
   const fs::path dir = built->binary.parent_path().parent_path();

@@ -26,6 +26,10 @@ struct BoardSimRun {
 
 // Simulates until `lines` lines arrived or `max_cycles` passed (0: enough
 // for `lines` lines at the board top's baud rate, with room for the kernel).
+// A board top with a PLL is simulated at the PLL's output clock: the clock
+// pin is ticked at that frequency and a stand-in for the SB_PLL40_* primitive
+// (pll_standin_sv) passes it through and raises LOCK after 24 cycles; the
+// cycles counted are then the PLL's.
 ir::Expected<BoardSimRun, std::string> simulate_board(const boards::BoardTop& top, const boards::Board& board,
                                                       uint64_t lines, const std::filesystem::path& cache,
                                                       uint64_t max_cycles = 0);
@@ -40,6 +44,9 @@ struct BoardCheck {
   bool ok(size_t wanted) const { return mismatches == 0 && compared == wanted; }
 };
 BoardCheck check_board_lines(const hls::Design& d, const std::vector<std::string>& lines, const EngineRun& oracle);
+
+// The behavioural stand-in for SB_PLL40_PAD (pad) or SB_PLL40_CORE.
+std::string pll_standin_sv(bool pad);
 
 // The testbench's C++ source.
 //   usage: board LINES MAX_CYCLES OUT   (OUT gets the lines, then "cycles N framing F led T")

@@ -145,6 +145,7 @@ TEST_CASE("the bundled boards are the five, sorted, each loading") {
 // The pins below were checked by hand against the sources each file names.
 TEST_CASE("iCEBreaker: icebreaker-verilog-examples icebreaker.pcf") {
   const Board b = bundled("icebreaker");
+  CHECK(b.pll_input == polydat::boards::PllInput::Pad);  // what nextpnr places on its clock pin
   CHECK(b.device == "up5k");
   CHECK(b.package == "sg48");
   CHECK(b.clock.pin == "35");
@@ -160,6 +161,7 @@ TEST_CASE("iCEBreaker: icebreaker-verilog-examples icebreaker.pcf") {
 
 TEST_CASE("iCEstick: icestorm examples/icestick/icestick.pcf") {
   const Board b = bundled("icestick");
+  CHECK(b.pll_input == polydat::boards::PllInput::Core);  // what nextpnr places on its clock pin
   CHECK(b.device == "hx1k");
   CHECK(b.package == "tq144");
   CHECK(b.clock.pin == "21");
@@ -173,6 +175,7 @@ TEST_CASE("iCEstick: icestorm examples/icestick/icestick.pcf") {
 
 TEST_CASE("iCESugar v1.5: wuxx/icesugar src/common/io.pcf") {
   const Board b = bundled("icesugar");
+  CHECK(b.pll_input == polydat::boards::PllInput::Pad);  // what nextpnr places on its clock pin
   CHECK(b.device == "up5k");
   CHECK(b.package == "sg48");
   CHECK(b.clock.pin == "35");
@@ -186,6 +189,7 @@ TEST_CASE("iCESugar v1.5: wuxx/icesugar src/common/io.pcf") {
 
 TEST_CASE("TinyFPGA BX: tinyfpga/TinyFPGA-BX icestorm_template/pins.pcf") {
   const Board b = bundled("tinyfpga_bx");
+  CHECK(b.pll_input == polydat::boards::PllInput::Core);  // what nextpnr places on its clock pin
   CHECK(b.device == "lp8k");
   CHECK(b.package == "cm81");
   CHECK(b.clock.pin == "B2");
@@ -200,6 +204,7 @@ TEST_CASE("TinyFPGA BX: tinyfpga/TinyFPGA-BX icestorm_template/pins.pcf") {
 
 TEST_CASE("iCE40-HX8K breakout: icestorm hx8kboard.pcf and picosoc hx8kdemo.pcf") {
   const Board b = bundled("hx8k_breakout");
+  CHECK(b.pll_input == polydat::boards::PllInput::Core);  // what nextpnr places on its clock pin
   CHECK(b.device == "hx8k");
   CHECK(b.package == "ct256");
   CHECK(b.clock.pin == "J3");
@@ -340,6 +345,15 @@ TEST_CASE("board-value: device, package, pins, clock, baud, duplicate pins") {
         "    mhz: 0\n"
         "         ^\n");
 
+  l = load_text(replaced(kGood, "  mhz: 12\n", "  mhz: 12\n  pll: pads\n"));
+  CHECK(l.error ==
+        "b.yaml:7:8: error: pll is pad (SB_PLL40_PAD: the clock pin is the PLL's own input) or core (SB_PLL40_CORE: "
+        "the PLL takes the clock from the pin's buffer), not 'pads' [board-value]\n"
+        "    pll: pads\n"
+        "         ^~~~\n");
+  l = load_text(replaced(kGood, "  mhz: 12\n", "  mhz: 12\n  pll: pad\n"));
+  REQUIRE_MESSAGE(l.ok, l.error);
+
   l = load_text(replaced(kGood, "  baud: 115200\n", "  baud: 10000000\n"));
   CHECK(l.error ==
         "b.yaml:13:9: error: baud 10000000 is out of range: 300 .. 3000000 [board-value]\n"
@@ -376,7 +390,7 @@ TEST_CASE("board-unknown-key: with the keys there are and a suggestion") {
         "b.yaml:4:1: error: clock is missing 'mhz' [board-missing-key]\n"
         "  clock:\n"
         "  ^~~~~\n"
-        "b.yaml:6:3: error: unknown key 'mzh' in clock; the keys are pin, mhz; did you mean 'mhz'? "
+        "b.yaml:6:3: error: unknown key 'mzh' in clock; the keys are pin, mhz, pll; did you mean 'mhz'? "
         "[board-unknown-key]\n"
         "    mzh: 12\n"
         "    ^~~\n");
@@ -523,11 +537,17 @@ TEST_CASE("every bundled board's pins place with yosys and nextpnr-ice40") {
     CAPTURE(name);
     const Board b = bundled(name);
     TempDir dir("polydat-boards-pnr");
-    // A counter: the LED blinks, uart_tx toggles, the button clears it.
+    // A counter on the PLL's clock (the primitive the board file names, which
+    // nextpnr must place on that pin): the LED blinks, uart_tx toggles, the button clears it.
+    const bool pad = b.pll_input == polydat::boards::PllInput::Pad;
     std::string v = "module t(input " + std::string(kClockPort) + ", output " + kUartTxPort + ", output " + kLedPort;
     if (b.reset_button) v += std::string(", input ") + kResetPort;
-    v += ");\n  reg [23:0] c = 0;\n";
-    v += std::string("  always @(posedge ") + kClockPort + ") c <= " +
+    v += ");\n  reg [23:0] c = 0;\n  wire pclk, lock;\n";
+    v += std::string("  ") + (pad ? "SB_PLL40_PAD" : "SB_PLL40_CORE") +
+         " #(.FEEDBACK_PATH(\"SIMPLE\"), .DIVR(4'd0), .DIVF(7'd63), .DIVQ(3'd4), .FILTER_RANGE(3'd1)) pll (." +
+         (pad ? "PACKAGEPIN" : "REFERENCECLK") + "(" + kClockPort +
+         "), .PLLOUTGLOBAL(pclk), .LOCK(lock), .RESETB(1'b1), .BYPASS(1'b0));\n";
+    v += std::string("  always @(posedge pclk) c <= ") +
          (b.reset_button ? std::string(kResetPort) + " ? 24'd0 : c + 1" : std::string("c + 1")) + ";\n";
     v += std::string("  assign ") + kLedPort + " = c[23];\n  assign " + kUartTxPort + " = c[9];\nendmodule\n";
     dir.write("t.v", v);
@@ -547,6 +567,22 @@ TEST_CASE("every bundled board's pins place with yosys and nextpnr-ice40") {
     if (b.reset_button) ports.push_back(kResetPort);
     for (const std::string& port : ports)
       CHECK_MESSAGE(p.err.find("constrained '" + port + "' to bel") != std::string::npos, p.err);
+    CHECK_MESSAGE(p.err.find("ICESTORM_PLL:     1/") != std::string::npos, p.err);
     CHECK(fs::file_size(dir.path() / "t.asc") > 0);
+
+    // A planted fault: the other primitive does not place on this pin, so a wrong clock.pll is caught.
+    std::string other = v;
+    other.replace(other.find(pad ? "SB_PLL40_PAD" : "SB_PLL40_CORE"), 13, pad ? "SB_PLL40_CORE" : "SB_PLL40_PAD");
+    other.replace(other.find(pad ? ".PACKAGEPIN(" : ".REFERENCECLK("), pad ? 12 : 14, pad ? ".REFERENCECLK(" : ".PACKAGEPIN(");
+    dir.write("u.v", other);
+    auto yu = polydat::testing::run_process(
+        yosys, {"yosys", "-q", "-p", "read_verilog u.v; synth_ice40 -top t -json u.json"}, dir.path());
+    REQUIRE_MESSAGE(yu.status == 0, (yu.err + yu.out));
+    auto pu = polydat::testing::run_process(
+        nextpnr, {"nextpnr-ice40", "--" + b.device, "--package", b.package, "--json", "u.json", "--pcf", "t.pcf",
+                  "--asc", "u.asc"},
+        dir.path());
+    CHECK(pu.status != 0);
+    CHECK_MESSAGE(pu.err.find("PLL") != std::string::npos, pu.err);
   }
 }

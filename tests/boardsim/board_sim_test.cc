@@ -3,6 +3,8 @@
 // which the decoder must catch.
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include "sim/verilator/board_sim.h"
 #include "tests/boardsim/board_support.h"
 
@@ -33,19 +35,28 @@ boardtest::BoardKernel load(const std::string& key, const std::string& board) {
   return bk;
 }
 
-void check_matches(const std::string& key, const std::string& board, size_t n) {
-  const boardtest::BoardKernel bk = load(key, board);
+boardtest::BoardKernel load(const std::string& key, const std::string& board, std::optional<double> pll_mhz) {
+  std::string why;
+  boardtest::BoardKernel bk = boardtest::board_kernel(key, board, why, pll_mhz);
+  REQUIRE_MESSAGE(bk.kernel, why);
+  return bk;
+}
+
+void check_matches(const boardtest::BoardKernel& bk, size_t n) {
   const Outcome o = simulate(bk, bk.top, n);
   INFO(o.check.first);
   CHECK(o.run.lines.size() == n);
   CHECK(o.check.ok(n));
   CHECK(o.run.framing_errors == 0);
   // The heartbeat is bit B of a counter from zero: it changes every 2^B cycles.
-  const unsigned bit = bk.board.clock_mhz >= 16.8 ? 24 : 23;  // floor(log2(clock in Hz)), 12 and 16 MHz: 23
+  // floor(log2(clock in Hz)): 12 and 16 MHz bit 23, 48 MHz bit 25.
+  const unsigned bit = bk.top.clock_mhz >= 33.6 ? 25 : bk.top.clock_mhz >= 16.8 ? 24 : 23;
   const uint64_t expected = o.run.cycles >> bit;
   CHECK(o.run.led_toggles + 1 >= expected);
   CHECK(o.run.led_toggles <= expected + 1);
 }
+
+void check_matches(const std::string& key, const std::string& board, size_t n) { check_matches(load(key, board), n); }
 
 // The board top with one planted change, which must apply.
 boards::BoardTop planted(const boards::BoardTop& top, const std::string& on_line, const std::string& from,
@@ -97,4 +108,22 @@ TEST_CASE("board sim faults: a wrong operator in the kernel is a mismatch naming
   CHECK(o.run.lines.size() == 40);
   CHECK(o.check.mismatches > 0);
   CHECK(o.check.first.find("the interpreter says") != std::string::npos);
+}
+
+TEST_CASE("board sim: the iCEBreaker at 48 MHz through its PLL, 200 results match the interpreter") {
+  const boardtest::BoardKernel bk = load("corpus/lfsr", "icebreaker", 48.0);
+  // icepll -i 12 -o 48: exact; everything runs at 48 MHz, the UART's divisor with it.
+  REQUIRE(bk.top.pll.has_value());
+  CHECK(bk.top.clock_mhz == 48.0);
+  CHECK(bk.top.pll_pad);
+  CHECK(bk.top.divisor == std::lround(48e6 / 115200.0));  // 417
+  CHECK(bk.top.sv.find("SB_PLL40_PAD #(") != std::string::npos);
+  CHECK(bk.kernel->design.clock_ns == doctest::Approx(1000.0 / 48));
+  check_matches(bk, 200);
+}
+
+TEST_CASE("board sim planted fault: a UART divisor left at the oscillator's (104) under a 48 MHz PLL is caught") {
+  const boardtest::BoardKernel bk = load("corpus/lfsr", "icebreaker", 48.0);
+  const Outcome o = simulate(bk, planted(bk.top, "#(.DIVISOR(", "(417)", "(104)"), 20);
+  CHECK_FALSE((o.check.ok(20) && o.run.framing_errors == 0));
 }

@@ -2,7 +2,8 @@
 
 namespace polydat::boardtest {
 
-BoardKernel board_kernel(const std::string& key, const std::string& board, std::string& why) {
+BoardKernel board_kernel(const std::string& key, const std::string& board, std::string& why,
+                         std::optional<double> pll_mhz) {
   BoardKernel bk;
   auto b = boards::find_board(board);
   if (!b) {
@@ -15,15 +16,23 @@ BoardKernel board_kernel(const std::string& key, const std::string& board, std::
     why = loaded.why;
     return bk;
   }
+  boards::BoardTopOptions to;
+  if (pll_mhz) {
+    auto pll = fpga::ice40_pll(bk.board.clock_mhz, *pll_mhz);
+    if (!pll) {
+      why = pll.error();
+      return bk;
+    }
+    to.pll = *pll;
+  }
   hls::HlsOptions o;
-  o.clock_ns = 1000.0 / bk.board.clock_mhz;
+  o.clock_ns = 1000.0 / (to.pll ? to.pll->out_mhz : bk.board.clock_mhz);
   auto d = hls::synthesize(loaded.kernel->ir, loaded.kernel->ir.entry(), loaded.kernel->config_fields, o);
   if (!d) {
     why = d.error().message;
     return bk;
   }
   loaded.kernel->design = std::move(*d);
-  boards::BoardTopOptions to;
   for (const ir::Value& v : simtest::default_configs(*loaded.kernel)) to.configs.push_back(v.bits());
   bk.top = boards::board_top(loaded.kernel->design, bk.board, to);
   bk.kernel = std::move(loaded.kernel);
@@ -40,6 +49,17 @@ sim::Batch counter_batch(const simtest::SimKernel& k, size_t n) {
     batch.inputs.push_back(std::move(row));
   }
   return batch;
+}
+
+testing::ProcessResult run_polydat(const std::vector<std::string>& args, const std::filesystem::path& cwd) {
+  const std::string exe = POLYDAT_EXE;
+  std::vector<std::string> argv = {exe};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return testing::run_process(exe, argv, cwd, std::chrono::seconds(600));
+}
+
+std::string corpus_kernel(const std::string& name) {
+  return (std::filesystem::path(POLYDAT_SOURCE_ROOT) / "tests" / "corpus" / (name + ".gk")).string();
 }
 
 }  // namespace polydat::boardtest

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "boards/board.h"
@@ -10,6 +11,7 @@
 #include "hls/design.h"
 #include "sim/engine.h"
 #include "tests/sim/cosim_support.h"
+#include "tests/support/process.h"
 
 namespace polydat::boardtest {
 
@@ -20,10 +22,19 @@ struct BoardKernel {
 };
 
 // nullptr kernel (and `why`) when the kernel or the board cannot be had.
-BoardKernel board_kernel(const std::string& key, const std::string& board, std::string& why);
+// With `pll_mhz`, the board top runs at that clock through the PLL, and HLS
+// schedules against it.
+BoardKernel board_kernel(const std::string& key, const std::string& board, std::string& why,
+                         std::optional<double> pll_mhz = std::nullopt);
 
 // Evaluations 0..n-1 as the board runs them: the first input counts, the
 // other inputs are 0, the externs their defaults.
 sim::Batch counter_batch(const simtest::SimKernel& k, size_t n);
+
+// `polydat ARGS...` run in folder cwd, ten minutes at most.
+testing::ProcessResult run_polydat(const std::vector<std::string>& args, const std::filesystem::path& cwd);
+
+// The path of tests/corpus/NAME.gk.
+std::string corpus_kernel(const std::string& name);
 
 }  // namespace polydat::boardtest

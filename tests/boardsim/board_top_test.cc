@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "boards/board_top.h"
+#include "sim/verilator/board_sim.h"
 #include "tests/boardsim/board_support.h"
 #include "tests/support/process.h"
 
@@ -57,4 +58,34 @@ TEST_CASE("board top: externs take their defaults, the button its polarity, the 
   // iCEBreaker's button is active low; the iCEstick has none.
   CHECK(a.top.sv.find("~rst_btn") != std::string::npos);
   CHECK(load("rtl/with_cfg", "icestick").top.sv.find("rst_btn") == std::string::npos);
+}
+
+TEST_CASE("board top with a PLL: Verilator lint (with the simulation's stand-in) and Yosys with the iCE40 cells, every board") {
+  testing::TempDir tmp("polydat-board-top-pll");
+  for (const std::string& board : boards::board_names()) {
+    CAPTURE(board);
+    std::string why;
+    const boardtest::BoardKernel bk = boardtest::board_kernel("rtl/with_cfg", board, why, 48.0);
+    REQUIRE_MESSAGE(bk.kernel, why);
+    REQUIRE(bk.top.pll.has_value());
+    const bool pad = board == "icebreaker" || board == "icesugar";
+    CHECK(bk.top.pll_pad == pad);
+    CHECK(bk.top.sv.find(pad ? "SB_PLL40_PAD #(" : "SB_PLL40_CORE #(") != std::string::npos);
+    CHECK(bk.top.divisor == 417);  // 48 MHz / 115200, whatever the oscillator
+    const std::filesystem::path sim = tmp.path() / (board + "-sim.sv");
+    tmp.write(sim.filename().string(), bk.top.sv + sim::pll_standin_sv(bk.top.pll_pad));
+    const rtltest::ToolRun lint = rtltest::verilator_lint(sim);
+    CHECK_MESSAGE(lint.status == 0, lint.output);
+    CHECK_MESSAGE(lint.output.empty(), lint.output);
+    const std::filesystem::path sv = tmp.path() / (board + ".sv");
+    tmp.write(sv.filename().string(), bk.top.sv);
+    const auto check = testing::run_process(
+        "/usr/bin/yosys",
+        {"yosys", "-q", "-p",
+         "read_verilog -lib +/ice40/cells_sim.v; read_verilog -sv " + sv.string() + "; hierarchy -check -top " +
+             bk.top.module + "; proc; check -assert"},
+        tmp.path());
+    CHECK_MESSAGE(check.status == 0, (check.out + check.err));
+    CHECK_MESSAGE(rtltest::complaints(check.out + check.err).empty(), (check.out + check.err));
+  }
 }

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fpga/device.h"
+#include "tests/boardsim/board_support.h"
 #include "tests/support/process.h"
 
 using namespace polydat;
@@ -13,16 +14,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kExe = POLYDAT_EXE;
-const fs::path kRoot = POLYDAT_SOURCE_ROOT;
 
-testing::ProcessResult run_polydat(const std::vector<std::string>& args, const fs::path& cwd) {
-  std::vector<std::string> argv = {kExe};
-  argv.insert(argv.end(), args.begin(), args.end());
-  return testing::run_process(kExe, argv, cwd, std::chrono::seconds(600));
-}
-
-std::string kernel(const std::string& name) { return (kRoot / "tests" / "corpus" / (name + ".gk")).string(); }
+using boardtest::run_polydat;
+std::string kernel(const std::string& name) { return boardtest::corpus_kernel(name); }
 
 }  // namespace
 
@@ -99,7 +93,15 @@ TEST_CASE("synth: refuses what does not go together") {
   testing::TempDir tmp("polydat-synth-usage");
   CHECK(run_polydat({"synth", kernel("bitwise")}, tmp.path()).status == 2);
   CHECK(run_polydat({"synth", kernel("bitwise"), "--board", "icebreaker", "--device", "up5k"}, tmp.path()).status == 2);
-  CHECK(run_polydat({"synth", kernel("bitwise"), "--board", "icebreaker", "--freq", "48"}, tmp.path()).status == 2);
+  CHECK(run_polydat({"synth", kernel("bitwise"), "--board", "icebreaker", "--package", "sg48"}, tmp.path()).status == 2);
+  CHECK(run_polydat({"synth", kernel("bitwise"), "--device", "up5k", "--set", "x=1"}, tmp.path()).status == 2);
+  CHECK(run_polydat({"synth", kernel("bitwise"), "--device", "up5k", "--progress", "0"}, tmp.path()).status == 2);
+  // A clock the PLL cannot make, said with the PLL's range.
+  const testing::ProcessResult fast = run_polydat({"synth", kernel("bitwise"), "--board", "icebreaker", "--freq", "300"}, tmp.path());
+  CHECK(fast.status == 1);
+  CHECK(fast.err.find("16 .. 275 MHz") != std::string::npos);
+  // cosim --freq needs --board.
+  CHECK(run_polydat({"cosim", kernel("bitwise"), "--freq", "48"}, tmp.path()).status == 2);
   const testing::ProcessResult unknown = run_polydat({"synth", kernel("bitwise"), "--board", "nosuchboard"}, tmp.path());
   CHECK(unknown.status == 1);
   CHECK(unknown.err.find("icebreaker") != std::string::npos);  // the known boards are listed

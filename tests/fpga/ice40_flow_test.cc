@@ -159,7 +159,7 @@ TEST_CASE("ice40: an 8-bit counter on up5k at 12 MHz fits, meets timing and give
 
   // run.sh holds the exact command lines and re-runs the flow by hand, to the same bitstream.
   const std::string sh = read_file(dir / "run.sh");
-  CHECK(contains(sh, "yosys -q -s synth.ys > yosys.log 2>&1\n"));
+  CHECK(contains(sh, "yosys -s synth.ys > yosys.log 2>&1\n"));
   CHECK(contains(sh,
                  "nextpnr-ice40 --up5k --package sg48 --json counter.json --asc counter.asc --freq 12 --seed 1 "
                  "--timing-allow-fail --report nextpnr_report.json > nextpnr.log 2>&1\n"));

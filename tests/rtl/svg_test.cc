@@ -6,6 +6,8 @@
 // unit class with a legend, a title with the kernel, kind, latency and II;
 // the same text every time; and `polydat hls FILE --format svg` prints it.
 #include <doctest/doctest.h>
+
+#include <algorithm>
 #include <fmt/core.h>
 
 #include <cmath>
@@ -319,7 +321,10 @@ TEST_CASE("svg: polydat hls FILE --format svg prints the picture") {
     }
     const testing::ProcessResult r = testing::run_process(polydat, argv, dir.path());
     CHECK(r.status == 0);
-    CHECK_MESSAGE(r.err.empty(), r.err);
+    // Nothing on stderr but, where the model predicts a miss, the timing warning.
+    CHECK_MESSAGE((r.err.empty() || (r.err.find(": warning: the model predicts the clock is missed") != std::string::npos &&
+                                     std::count(r.err.begin(), r.err.end(), '\n') == 1)),
+                  r.err);
     const Flow f = run_flow(*k);
     REQUIRE(f.design.has_value());
     CHECK(r.out == hls::schedule_svg(*f.design));
