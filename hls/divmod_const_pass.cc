@@ -205,6 +205,13 @@ ValueId negate_if(DfgBuilder& b, ValueId v, ValueId negate) {
   return b.add_carry(b.bxor(v, b.sext(negate, b.width(v))), b.constant(b.width(v), 0), negate);
 }
 
+// `bit` times the constant `value`, at `width` bits: wiring.
+ValueId gated(DfgBuilder& b, ValueId bit, uint64_t value, unsigned width) {
+  std::vector<ValueId> bits;  // most significant first
+  for (unsigned i = width; i-- > 0;) bits.push_back((value >> i) & 1 ? bit : b.constant(1, 0));
+  return b.concat(bits);
+}
+
 ValueId table(DfgBuilder& b, ValueId index, unsigned out_width, const std::function<uint64_t(uint64_t)>& entry) {
   std::vector<uint64_t> entries;
   for (uint64_t i = 0; i < (uint64_t{1} << b.width(index)); ++i) entries.push_back(entry(i) & width_mask(out_width));
@@ -249,6 +256,8 @@ class ResiduePlanner {
   uint64_t modulus() const { return m_; }
   unsigned residue_width() const { return rw_; }
 
+  // Never without a way: below 16m the steps apply, and from 16m up the
+  // layout with the low rw bits free brings the sum below 3m.
   const ResiduePlan& plan(uint64_t vmax) {
     if (auto it = memo_.find(vmax); it != memo_.end()) return it->second;
     ResiduePlan best;
@@ -404,9 +413,7 @@ Addend build_fold(DfgBuilder& b, const Addend& v, const Fold& fold, const Residu
     const ValueId bits = b.slice(v.v, t.pos, t.len);
     ValueId x = 0;
     if (t.sign) {
-      std::vector<ValueId> gated;  // most significant first
-      for (unsigned i = width_for(t.weight); i-- > 0;) gated.push_back((t.weight >> i) & 1 ? bits : b.constant(1, 0));
-      x = b.concat(gated);
+      x = gated(b, bits, t.weight, width_for(t.weight));
     } else if (t.table) {
       x = table(b, bits, width_for(t.max), [&](uint64_t d) { return p.entry(t, d); });
     } else {
@@ -423,6 +430,7 @@ Addend build_fold(DfgBuilder& b, const Addend& v, const Fold& fold, const Residu
 ValueId build_residue_by(DfgBuilder& b, Addend cur, const ResiduePlan& plan, const ResiduePlanner& p,
                          const std::function<uint64_t(uint64_t)>& table_entry) {
   const uint64_t m = p.modulus();
+  if (plan.area == kInfinity) throw std::logic_error("divmod_const_pass: no residue plan");  // cannot happen: see plan()
   for (const Fold& f : plan.folds) cur = build_fold(b, cur, f, p);
   if (plan.fix == Fix::Table) {
     cur.v = table(b, cur.v, p.residue_width(), plan.folds.empty() ? table_entry : [&](uint64_t i) { return i % m; });
@@ -578,8 +586,9 @@ std::optional<Reciprocal> plan_reciprocal(uint64_t ymax, uint64_t m) {
   for (unsigned s = 0; s < 127; ++s) {
     const u128 two_s = u128{1} << s;
     const u128 mult = (two_s + m - 1) / m;
-    const u128 product_max = u128{ymax} * mult;
-    if (mult > kAllOnes || product_max > kAllOnes) break;
+    if (mult > kAllOnes) break;
+    const u128 product_max = u128{ymax} * mult;  // grows with s
+    if (product_max > kAllOnes) break;
     const u128 excess = mult * m - two_s;  // in [0, m): exact while y * excess < 2^s
     if (u128{ymax} * excess >= two_s) continue;
     const unsigned pw = width_for(static_cast<uint64_t>(product_max));
@@ -732,13 +741,6 @@ class Lowering {
   }
 
  private:
-  // `bit` times the constant `value`, at `width` bits: wiring.
-  static ValueId gated(DfgBuilder& b, ValueId bit, uint64_t value, unsigned width) {
-    std::vector<ValueId> bits;  // most significant first
-    for (unsigned i = width; i-- > 0;) bits.push_back((value >> i) & 1 ? bit : b.constant(1, 0));
-    return b.concat(bits);
-  }
-
   static ValueId multiply_all(DfgBuilder& b, ValueId z, const std::vector<uint64_t>& factors) {
     for (uint64_t f : factors) z = b.op(Op::Mul, b.width(z), {z, b.constant(b.width(z), f)});
     return z;
