@@ -662,49 +662,22 @@ class Lowering {
       const unsigned k = log2_exact(c);
       return {b.slice(x, k, nx - k), b.slice(x, 0, k)};
     }
-    const uint64_t qmax = xmax / c, rmax = c - 1;
-    const unsigned qw = width_for(qmax), rw = width_for(rmax);
-    const unsigned k = static_cast<unsigned>(std::countr_zero(c));
-    const uint64_t m = c >> k, ymax = xmax >> k;
-    const ValueId y = b.slice(x, k, nx - k);
-    Parts out;
-    auto residue_r = [&] {
-      const ValueId ry = build_residue(b, y, ymax, residue_planner(m));
-      return std::make_pair(ry, k ? b.concat({ry, b.slice(x, 0, k)}) : ry);
-    };
+    Split s;
+    s.x = x;
+    s.xmax = xmax;
+    s.c = c;
+    s.k = static_cast<unsigned>(std::countr_zero(c));
+    s.m = c >> s.k;
+    s.y = b.slice(x, s.k, nx - s.k);
+    s.ymax = xmax >> s.k;
+    s.qw = width_for(xmax / c);
+    s.rw = width_for(c - 1);
     switch (method) {
-      case Method::Table:
-        if (needs.q) out.q = table(b, x, qw, [&](uint64_t d) { return d <= xmax ? d / c : 0; });
-        if (needs.r) out.r = table(b, x, rw, [&](uint64_t d) { return d <= xmax ? d % c : 0; });
-        return out;
+      case Method::Table: return by_table(b, s, needs);
       case Method::Restoring: return restoring(b, x, xmax, c);
-      case Method::Reciprocal:
-      case Method::ReciprocalResidue: {
-        const Reciprocal rc = *plan_reciprocal(ymax, m);
-        const ValueId product = b.op(Op::Mul, rc.product_width, {y, b.constant(rc.product_width, rc.multiplier)});
-        out.q = b.resize(b.slice(product, rc.shift, std::min(qw, rc.product_width - rc.shift)), qw);
-        if (!needs.r) return out;
-        if (method == Method::ReciprocalResidue) {
-          out.r = residue_r().second;
-        } else {
-          const ValueId qc = b.op(Op::Mul, rw, {b.resize(out.q, std::min(qw, rw)), b.constant(rw, c)});
-          out.r = b.sub(b.resize(x, rw), qc);
-        }
-        return out;
-      }
-      default: {  // ResidueInverse
-        const auto [ry, r] = residue_r();
-        out.r = r;
-        if (!needs.q) return out;
-        // q = (y - ry) / m exactly: y - ry an adder and inverters on ry's bits, ry - y a subtractor.
-        const unsigned n = width_for(ymax / m), r_bits = std::min(b.width(ry), n);
-        const double z_area[2] = {std::min(area_of(Op::Sub, n), area_of(Op::Add, n) + area_of(Op::Not, r_bits)),
-                                  area_of(Op::Sub, n)};
-        const InversePlan plan = plan_inverse(m, n, z_area, false);
-        const ValueId yn = b.resize(y, n);
-        out.q = multiply_all(b, plan.minus_z ? b.sub(b.resize(ry, n), yn) : subtract(b, yn, ry, r_bits), plan.factors);
-        return out;
-      }
+      case Method::Reciprocal: return by_reciprocal(b, s, needs, false);
+      case Method::ReciprocalResidue: return by_reciprocal(b, s, needs, true);
+      default: return by_residue_inverse(b, s, needs);
     }
   }
 
@@ -741,6 +714,55 @@ class Lowering {
   }
 
  private:
+  // An unsigned division by c = m * 2^k (m odd, c neither 1 nor a power of
+  // two, c <= xmax); y = x >> k; q and r at widths qw and rw.
+  struct Split {
+    ValueId x = 0, y = 0;
+    uint64_t xmax = 0, c = 0, m = 0, ymax = 0;
+    unsigned k = 0, qw = 0, rw = 0;
+  };
+
+  Parts by_table(DfgBuilder& b, const Split& s, Needs needs) {
+    Parts out;
+    if (needs.q) out.q = table(b, s.x, s.qw, [&](uint64_t d) { return d <= s.xmax ? d / s.c : 0; });
+    if (needs.r) out.r = table(b, s.x, s.rw, [&](uint64_t d) { return d <= s.xmax ? d % s.c : 0; });
+    return out;
+  }
+
+  // y mod m by folding, and x mod c = {that, x's low k bits}.
+  std::pair<ValueId, ValueId> residues(DfgBuilder& b, const Split& s) {
+    const ValueId ry = build_residue(b, s.y, s.ymax, residue_planner(s.m));
+    return {ry, s.k ? b.concat({ry, b.slice(s.x, 0, s.k)}) : ry};
+  }
+
+  Parts by_residue_inverse(DfgBuilder& b, const Split& s, Needs needs) {
+    const auto [ry, r] = residues(b, s);
+    if (!needs.q) return {0, r};
+    // q = (y - ry) / m exactly: y - ry an adder and inverters on ry's bits, ry - y a subtractor.
+    const unsigned n = s.qw, r_bits = std::min(b.width(ry), n);
+    const double z_area[2] = {std::min(area_of(Op::Sub, n), area_of(Op::Add, n) + area_of(Op::Not, r_bits)),
+                              area_of(Op::Sub, n)};
+    const InversePlan plan = plan_inverse(s.m, n, z_area, false);
+    const ValueId yn = b.resize(s.y, n);
+    const ValueId z = plan.minus_z ? b.sub(b.resize(ry, n), yn) : subtract(b, yn, ry, r_bits);
+    return {multiply_all(b, z, plan.factors), r};
+  }
+
+  Parts by_reciprocal(DfgBuilder& b, const Split& s, Needs needs, bool r_by_folding) {
+    const Reciprocal rc = *plan_reciprocal(s.ymax, s.m);
+    const ValueId product = b.op(Op::Mul, rc.product_width, {s.y, b.constant(rc.product_width, rc.multiplier)});
+    Parts out;
+    out.q = b.resize(b.slice(product, rc.shift, std::min(s.qw, rc.product_width - rc.shift)), s.qw);
+    if (!needs.r) return out;
+    if (r_by_folding) {
+      out.r = residues(b, s).second;
+    } else {  // r = x - q * c, all modulo 2^rw
+      const ValueId qc = b.op(Op::Mul, s.rw, {b.resize(out.q, std::min(s.qw, s.rw)), b.constant(s.rw, s.c)});
+      out.r = b.sub(b.resize(s.x, s.rw), qc);
+    }
+    return out;
+  }
+
   static ValueId multiply_all(DfgBuilder& b, ValueId z, const std::vector<uint64_t>& factors) {
     for (uint64_t f : factors) z = b.op(Op::Mul, b.width(z), {z, b.constant(b.width(z), f)});
     return z;
