@@ -1,8 +1,9 @@
 #include "hls/passes.h"
 
-#include "hls/design.h"
 #include "hls/adder_split_pass.h"
+#include "hls/design.h"
 #include "hls/dfg_rewrite.h"
+#include "hls/divmod_const_pass.h"
 #include "hls/mul_const_pass.h"
 
 namespace polydat::hls {
@@ -18,7 +19,7 @@ PassOptions pass_options(const HlsOptions& options, DesignKind kind, double cloc
 }
 
 Dfg optimize_dfg(const Dfg& g, const PassOptions& options) {
-  Dfg d = cleanup(g);
+  Dfg d = divmod_const_pass(cleanup(g));
   const CarryCuts cuts = carry_cuts(options.target, options.clock_ns);
   d = mul_const_pass(d, cuts);
   d = adder_split_pass(d, cuts);
