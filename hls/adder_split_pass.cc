@@ -26,7 +26,7 @@ class AdderSplit : public DfgRewriter {
         if (cuts_.points(n.width).empty()) return copy(v);
         return chain(b_.constant(n.width, 0), b_.bnot(x[0]), b_.constant(1, 1), false).sum;
       case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge: {
-        if (cuts_.points(b_.width(x[0]) + 1).empty()) return copy(v);
+        if (b_.width(x[0]) <= cuts_.carry_bits) return copy(v);  // the answer is the chain's carry out
         // a >= b (unsigned) is the carry out of a + ~b + 1; signed compares with the sign bits flipped.
         ValueId a = x[0], c = x[1];
         if (n.op == Op::Gt || n.op == Op::Le) std::swap(a, c);  // a > b is b < a; a <= b is b >= a
@@ -64,6 +64,8 @@ class AdderSplit : public DfgRewriter {
     const unsigned w = b_.width(a);
     std::vector<unsigned> bounds = cuts_.points(want_carry ? w + 1 : w);
     bounds.push_back(w);
+    // A piece with a carry out is one bit wider than its span: none may span all 64 bits.
+    if (want_carry && w == kMaxWidth && bounds.front() == kMaxWidth) bounds.insert(bounds.begin(), kMaxWidth - 1);
     std::vector<ValueId> pieces;  // least significant first
     ValueId carry = cin;
     unsigned lo = 0;

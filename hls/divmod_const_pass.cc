@@ -1,5 +1,7 @@
 #include "hls/divmod_const_pass.h"
 
+#include "hls/csd.h"
+
 #include <algorithm>
 #include <bit>
 #include <functional>
@@ -53,26 +55,6 @@ uint64_t as_signed_magnitude(uint64_t c, unsigned w) {
 
 // ---------------------------------------------------------------- costs
 
-struct CsdForm {
-  unsigned digits = 0, positive = 0;
-};
-
-// The non-adjacent form of c modulo 2^width: a run of ones ...0111 becomes +1000 -1.
-CsdForm csd_form(uint64_t c, unsigned width) {
-  u128 x = c & width_mask(width);
-  CsdForm f;
-  for (unsigned i = 0; x != 0 && i < width; ++i, x >>= 1) {
-    if (!(x & 1)) continue;
-    ++f.digits;
-    if (x & 2) {
-      x += 1;  // ...11: digit -1, carry up
-    } else {
-      x -= 1;
-      ++f.positive;
-    }
-  }
-  return f;
-}
 
 double area_of(Op op, unsigned width, bool constant_rhs = false) {
   return op_cost(kTarget, op, width, constant_rhs).area;
@@ -1029,12 +1011,12 @@ class DivmodConstRewriter : public DfgRewriter {
 
 }  // namespace
 
-unsigned csd_digits(uint64_t c, unsigned width) { return csd_form(c, width).digits; }
-
 unsigned csd_adders(uint64_t c, unsigned width) {
-  const CsdForm f = csd_form(c, width);
-  if (f.digits == 0) return 0;
-  return f.digits - 1 + (f.positive == 0 ? 1 : 0);  // all terms negative: one negation more
+  const auto digits = csd_digits(c, width);
+  if (digits.empty()) return 0;
+  bool positive = false;
+  for (const auto& [i, d] : digits) positive = positive || d > 0;
+  return static_cast<unsigned>(digits.size()) - 1 + (positive ? 0 : 1);  // all terms negative: one negation more
 }
 
 uint64_t inverse_mod_pow2(uint64_t odd, unsigned width) {

@@ -52,8 +52,6 @@ ArithmeticEstimate estimate_arithmetic(const Dfg& g, const std::vector<ValueId>&
 // Over g's live operations.
 ArithmeticEstimate estimate_arithmetic(const Dfg& g, Target t = Target::Ice40);
 
-// Nonzero digits of c's canonical signed-digit form at `width` bits (c modulo 2^width).
-unsigned csd_digits(uint64_t c, unsigned width);
 // Adders a multiplication by c at `width` bits is lowered into (see above).
 unsigned csd_adders(uint64_t c, unsigned width);
 // The inverse of an odd number modulo 2^width.

@@ -7,24 +7,6 @@
 
 namespace polydat::hls {
 
-std::vector<std::pair<unsigned, int>> csd_digits(uint64_t c, unsigned width) {
-  std::vector<std::pair<unsigned, int>> digits;
-  c &= width_mask(width);
-  // Non-adjacent form: an odd remainder takes digit 2 - (c mod 4), which leaves c divisible by 4.
-  // Computed on 65 bits (c may grow by one before it shrinks); digits at or above the width drop out.
-  unsigned __int128 r = c;
-  for (unsigned i = 0; r != 0 && i < width; ++i) {
-    if (r & 1) {
-      const int d = (r & 3) == 1 ? 1 : -1;
-      if (d > 0) r -= 1;
-      else r += 1;
-      digits.emplace_back(i, d);
-    }
-    r >>= 1;
-  }
-  return digits;
-}
-
 namespace {
 
 // A partial sum: value v (width w) with known-zero bits below tz, plus 2^tz still owed when `owed`.

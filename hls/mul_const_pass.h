@@ -11,13 +11,11 @@
 #include <vector>
 
 #include "hls/carry_cuts.h"
+#include "hls/csd.h"
 #include "hls/dfg.h"
 #include "hls/dfg_builder.h"
 
 namespace polydat::hls {
-
-// The nonzero digits (position, +1 or -1) of c's non-adjacent form, below `width`.
-std::vector<std::pair<unsigned, int>> csd_digits(uint64_t c, unsigned width);
 
 // x * c at `width` bits (the low bits of the product; x zero-extended), built
 // from additions, wiring and tables. Every adder's carry chain is cut at the

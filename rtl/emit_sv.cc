@@ -348,7 +348,9 @@ class Emitter {
       case Op::Gt: return compare(a, ">", n.sgn);
       case Op::Le: return compare(a, "<=", n.sgn);
       case Op::Ge: return compare(a, ">=", n.sgn);
-      case Op::Add: return nary(" + ");
+      case Op::Add:  // a carry in is one bit: extended, so the sum's width is the operands'
+        if (a.size() == 3) return a[0] + " + " + a[1] + " + " + (w == 1 ? a[2] : fmt::format("{{{}'h0, {}}}", w - 1, a[2]));
+        return a[0] + " + " + a[1];
       case Op::Sub: return a[0] + " - " + a[1];
       case Op::Neg: return "-" + a[0];
       case Op::Mul: return a[0] + " * " + a[1];
