@@ -2,6 +2,7 @@
 
 #include "hls/design.h"
 #include "hls/dfg_rewrite.h"
+#include "hls/narrow_pass.h"
 
 namespace polydat::hls {
 
@@ -17,7 +18,7 @@ PassOptions pass_options(const HlsOptions& options, DesignKind kind, double cloc
 
 Dfg optimize_dfg(const Dfg& g, const PassOptions& options) {
   (void)options;
-  return cleanup(g);
+  return narrow_pass(cleanup(g));
 }
 
 }  // namespace polydat::hls
