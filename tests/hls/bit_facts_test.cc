@@ -15,6 +15,7 @@
 #include "hls/dfg_eval.h"
 #include "hls_support.h"
 #include "pass_support.h"
+#include "random_loop.h"
 
 using namespace polydat;
 using namespace polydat::hls;
@@ -337,6 +338,15 @@ TEST_CASE("the facts hold on every iteration of loops") {
     const Dfg g = dfg_from(k);
     const BitFacts f(g);
     const auto problems = fact_violations(g, f, 40, 3);
+    CHECK_MESSAGE(problems.empty(), join(problems) << "\n" << dump(g));
+  }
+}
+
+TEST_CASE("the facts hold on every iteration of random loops") {
+  for (uint64_t seed = 1; seed <= 300; ++seed) {
+    CAPTURE(seed);
+    const Dfg g = random_loop_dfg(seed);
+    const auto problems = fact_violations(g, BitFacts(g), 10, seed);
     CHECK_MESSAGE(problems.empty(), join(problems) << "\n" << dump(g));
   }
 }

@@ -19,6 +19,7 @@
 #include "hls_support.h"
 #include "ir/pass_pipeline.h"
 #include "pass_support.h"
+#include "random_loop.h"
 
 using namespace polydat;
 using namespace polydat::hls;
@@ -138,6 +139,28 @@ TEST_CASE("with every undemanded bit inverted the outputs are the same: nothing 
     CHECK(pass_problems(g, narrow_pass(g), 100, 4).empty());
     CHECK(pass_problems(g, narrow_pass(g, o), 100, 4).empty());
   }
+}
+
+TEST_CASE("random loops keep every output, also with every undemanded bit inverted; their registers narrow") {
+  NarrowOptions o;
+  o.invert_undemanded = true;
+  size_t registers = 0, narrowed_registers = 0;
+  for (uint64_t seed = 1; seed <= 300; ++seed) {
+    CAPTURE(seed);
+    const Dfg g = random_loop_dfg(seed);
+    REQUIRE_MESSAGE(check_dfg(g).empty(), check_dfg(g).front());
+    const Dfg n = narrow_pass(g);
+    auto problems = pass_problems(g, n, 40, seed);
+    CHECK_MESSAGE(problems.empty(), join(problems) << "\nbefore:\n" << dump(g) << "after:\n" << dump(n));
+    problems = pass_problems(g, narrow_pass(g, o), 40, seed);
+    CHECK_MESSAGE(problems.empty(), join(problems) << "\n" << dump(g));
+    for (size_t k = 0; k < g.loop->state.size(); ++k) {
+      ++registers;
+      narrowed_registers += n.width(n.loop->state[k]) < g.width(g.loop->state[k]);
+    }
+  }
+  MESSAGE(narrowed_registers << " of " << registers << " state registers narrowed");
+  CHECK(narrowed_registers * 4 > registers);
 }
 
 TEST_CASE("planted faults in the analysis are caught") {
