@@ -398,6 +398,14 @@ Op mirrored(Op op) {
   }
 }
 
+// Facts that grew in this round of the ascent, widened so that it ends: the
+// range dropped to what the bits say after a few rounds, everything later.
+ValueFacts widened(const ValueFacts& f, unsigned round) {
+  if (round >= 3 * kWidenAfter) return unknown_facts(f.width);
+  if (round >= kWidenAfter) return normalized(ValueFacts{f.width, f.zeros, f.ones, 0, mask(f.width)});
+  return f;
+}
+
 // x's facts given that `x op y` holds, y's facts known.
 ValueFacts bounded(const ValueFacts& x, Op op, const ValueFacts& y) {
   ValueFacts r = x;
@@ -517,12 +525,10 @@ void BitFacts::loop_fixpoint() {
     const std::vector<ValueFacts> next = step_state(state);
     bool changed = false;
     for (size_t i = 0; i < state.size(); ++i) {
-      ValueFacts j = join(state[i], next[i]);
+      const ValueFacts j = join(state[i], next[i]);
       if (j == state[i]) continue;
+      state[i] = widened(j, round);
       changed = true;
-      if (round >= 3 * kWidenAfter) j = unknown_facts(j.width);
-      else if (round >= kWidenAfter) j = normalized(ValueFacts{j.width, j.zeros, j.ones, 0, mask(j.width)});
-      state[i] = j;
     }
     if (!changed) break;
   }

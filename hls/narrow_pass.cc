@@ -150,11 +150,51 @@ class Narrower : public DfgRewriter {
     }
   }
 
-  // Bit i of the result reads bit i of each operand: compute the span only.
+  // Bit i of the result reads bit i of each operand: compute the span only,
+  // in runs of bits that read the same operands.
   ValueId logic(ValueId v, unsigned lo, unsigned hi) {
+    if (node(v).op == Op::Not) return at(b().bnot(bits(in(v, 0), lo, hi - lo)), lo);
+    std::vector<ValueId> runs;  // most significant first
+    for (unsigned to = hi; to > lo;) {
+      bool absorbed = false;
+      const std::vector<size_t> reads = logic_reads(v, to - 1, absorbed);
+      unsigned from = to - 1;
+      while (from > lo) {
+        bool a = false;
+        if (logic_reads(v, from - 1, a) != reads || a != absorbed) break;
+        --from;
+      }
+      runs.push_back(logic_run(v, reads, absorbed, from, to - from));
+      to = from;
+    }
+    return at(b().concat(std::move(runs)), lo);
+  }
+
+  // The operands bit j of And/Or/Xor v reads: not one whose bit is known to
+  // be the identity (And: 1, else 0); none when one's is known to decide the
+  // bit (And: 0, Or: 1). Constants are always read (the builder folds them).
+  std::vector<size_t> logic_reads(ValueId v, unsigned j, bool& absorbed) const {
+    const Op op = node(v).op;
+    std::vector<size_t> reads;
+    absorbed = false;
+    for (size_t i = 0; i < node(v).operands.size(); ++i) {
+      const ValueFacts& f = facts_of(v, i);
+      const bool zero = (f.zeros >> j) & 1, one = (f.ones >> j) & 1;
+      if (g_.is_constant(node(v).operands[i]) || !(op == Op::And ? one : zero)) reads.push_back(i);
+      if (!g_.is_constant(node(v).operands[i]) && ((op == Op::And && zero) || (op == Op::Or && one))) absorbed = true;
+    }
+    return absorbed ? std::vector<size_t>{} : reads;
+  }
+
+  ValueId logic_run(ValueId v, const std::vector<size_t>& reads, bool absorbed, unsigned from, unsigned count) {
+    const Op op = node(v).op;
+    if (absorbed || reads.empty()) {
+      const bool ones = absorbed ? op == Op::Or : op == Op::And;
+      return b().constant(count, ones ? width_mask(count) : 0);
+    }
     std::vector<ValueId> ops;
-    for (size_t i = 0; i < node(v).operands.size(); ++i) ops.push_back(bits(in(v, i), lo, hi - lo));
-    return at(b().op(node(v).op, hi - lo, std::move(ops)), lo);
+    for (size_t i : reads) ops.push_back(bits(in(v, i), from, count));
+    return ops.size() == 1 ? ops[0] : b().op(op, count, std::move(ops));
   }
 
   ValueId mux(ValueId v, unsigned lo, unsigned hi) {

@@ -219,13 +219,16 @@ TEST_CASE("x % 1000 stays a remainder whose readers take 10 bits") {
   CHECK(m.width(only(m, Op::Mod)) == 16);
 }
 
-TEST_CASE("the LFSR multiplies a 1-bit value, and only the product's significant bits") {
+TEST_CASE("the LFSR multiplies a 1-bit value, and xors only the product's significant bits") {
   const Dfg n = narrowed(kLfsr);
   const ValueId mul = only(n, Op::Mul);
   // (s & 1) * 0xB400: bit 0 of s times 0xB400 >> 10 = 0x2D, six bits, placed at bit 10.
   CHECK(std::min(operand_width(n, mul, 0), operand_width(n, mul, 1)) == 1);
   CHECK(n.width(mul) == 6);
+  // (s >> 1) ^ product: only bits 10..15 of the product can be 1, so only they are xored.
+  CHECK(n.width(only(n, Op::Xor)) == 6);
   CHECK(state_width(n, "s") == 64);  // the seed is a u64
+  CHECK(state_width(n, "i") == 8);   // below the u8 trip count
 }
 
 TEST_CASE("a loop counter below a u8 bound is an 8-bit register, compared and incremented on 8 bits") {
@@ -245,15 +248,26 @@ TEST_CASE("(x << 40) + y adds only the top 24 bits") {
 
 TEST_CASE("the xorshift kernel keeps what lo and par need") {
   const std::string body = "input x: u64\na := x ^ (x << 13)\nb := a ^ (a >> 7)\nz := b ^ (b << 17)\n";
-  // lo alone: z's low 10 bits are b's (b << 17 is zero there), which read a's bits 0..16.
+  auto xor_widths = [](const Dfg& g) {
+    std::vector<unsigned> w;
+    for (ValueId v : live_of(g, Op::Xor)) w.push_back(g.width(v));
+    std::sort(w.begin(), w.end());
+    return w;
+  };
+  // lo alone: z[0,10) = b[0,10) (b << 17 is zero there) = a[0,10) ^ a[7,17);
+  // a[0,13) = x[0,13) and a[13,17) = x[13,17) ^ x[0,4): xors of 10 and 4 bits.
   const Dfg lo = narrowed(body + "lo := z & 0x3FF\n");
-  CHECK(widest_logic(lo) == 17);
-  // With par, the parity reads all of z: the xors stay 64 bits, the popcount is a parity.
-  const Dfg both = narrowed(body + "lo := z & 0x3FF\npar := popcount(z) & 1\n");
+  CHECK(xor_widths(lo) == std::vector<unsigned>{4, 10});
+  CHECK(widest_logic(lo) == 10);
+  // With par, the parity reads all of z: a xors x[13,64) (51 bits), b xors
+  // a[0,57) (57), z xors b[17,64) (47); the popcount is a parity.
+  const std::string kernel = body + "lo := z & 0x3FF\npar := popcount(z) & 1\n";
+  const Dfg both = narrowed(kernel);
+  CHECK(xor_widths(both) == std::vector<unsigned>{47, 51, 57});
   CHECK(live_of(both, Op::Popcount).empty());
   CHECK(live_of(both, Op::XorReduce).size() == 1);
   CHECK(live_of(both, Op::And).empty());
-  CHECK(area(both) < area(dfg_from(body + "lo := z & 0x3FF\npar := popcount(z) & 1\n")));
+  CHECK(area(both) < area(dfg_from(kernel)));
 }
 
 TEST_CASE("an addend known to be 0 or 1 is a carry in") {
@@ -308,9 +322,13 @@ TEST_CASE("narrowing never adds area to random graphs") {
 TEST_CASE("narrowing on the corpus kernels, measured" * doctest::skip()) {
   namespace fs = std::filesystem;
   std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(POLYDAT_CORPUS_DIR))
-    if (e.path().extension() == ".gk") files.push_back(e.path());
-  std::sort(files.begin(), files.end());
+  for (const fs::path& dir : {fs::path(POLYDAT_CORPUS_DIR), fs::path(POLYDAT_CORPUS_DIR) / ".." / "rtl" / "kernels"}) {
+    std::vector<fs::path> here;
+    for (const auto& e : fs::directory_iterator(dir))
+      if (e.path().extension() == ".gk") here.push_back(e.path());
+    std::sort(here.begin(), here.end());
+    files.insert(files.end(), here.begin(), here.end());
+  }
   fmt::print("| kernel | kind | area before | area after | value bits before | value bits after |\n");
   fmt::print("|---|---|---:|---:|---:|---:|\n");
   double area_before = 0, area_after = 0;
@@ -337,7 +355,7 @@ TEST_CASE("narrowing on the corpus kernels, measured" * doctest::skip()) {
     const Dfg n = narrow_pass(g);
     CAPTURE(p.stem().string());
     CHECK(pass_problems(g, n, 50, 1).empty());
-    fmt::print("| {} | {} | {:.0f} | {:.0f} | {} | {} |\n", p.stem().string(),
+    fmt::print("| {}/{} | {} | {:.0f} | {:.0f} | {} | {} |\n", p.parent_path().filename().string(), p.stem().string(),
                *kind == DesignKind::Pipeline ? "pipeline" : "fsm", area(g), area(n), value_bits(g), value_bits(n));
     area_before += area(g);
     area_after += area(n);
