@@ -5,6 +5,7 @@
 #include "hls/dfg_rewrite.h"
 #include "hls/divmod_const_pass.h"
 #include "hls/mul_const_pass.h"
+#include "hls/narrow_pass.h"
 
 namespace polydat::hls {
 
@@ -20,8 +21,10 @@ PassOptions pass_options(const HlsOptions& options, DesignKind kind, double cloc
 
 Dfg optimize_dfg(const Dfg& g, const PassOptions& options) {
   Dfg d = divmod_const_pass(cleanup(g));
+  d = narrow_pass(d);  // before lowering: multipliers and adders are built at the widths values need
   const CarryCuts cuts = carry_cuts(options.target, options.clock_ns);
   d = mul_const_pass(d, cuts);
+  d = narrow_pass(d);  // the adder trees' partial sums
   d = adder_split_pass(d, cuts);
   return cleanup(d);
 }
