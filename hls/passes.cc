@@ -2,6 +2,7 @@
 
 #include "hls/design.h"
 #include "hls/dfg_rewrite.h"
+#include "hls/xor_network_pass.h"
 
 namespace polydat::hls {
 
@@ -16,8 +17,9 @@ PassOptions pass_options(const HlsOptions& options, DesignKind kind, double cloc
 }
 
 Dfg optimize_dfg(const Dfg& g, const PassOptions& options) {
-  (void)options;
-  return cleanup(g);
+  XorNetworkOptions xor_options;
+  xor_options.target = options.target;
+  return xor_network_pass(cleanup(g), xor_options);
 }
 
 }  // namespace polydat::hls

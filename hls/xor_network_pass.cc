@@ -1,0 +1,466 @@
+#include "hls/xor_network_pass.h"
+
+#include <algorithm>
+#include <functional>
+#include <iterator>
+#include <map>
+#include <numeric>
+#include <optional>
+
+#include "hls/dfg_builder.h"
+#include "hls/dfg_rewrite.h"
+
+namespace polydat::hls {
+
+namespace {
+
+// Ids of base bits, sorted: the set a linear bit is the XOR of.
+using Terms = std::vector<uint32_t>;
+
+// One bit of a linear value: XOR(terms) ^ inverted.
+struct LinearBit {
+  Terms terms;
+  bool inverted = false;
+  unsigned levels = 0;   // LUT levels on the input graph's path to it
+  bool reduced = false;  // an XorReduce is on that path (exempt from the level bound)
+};
+using LinearValue = std::vector<LinearBit>;  // least significant first
+
+// ceil(log4 k): the LUT4 levels of a k-input function (k >= 1).
+unsigned log4_levels(size_t k) {
+  unsigned levels = 0;
+  for (size_t reach = 1; reach < k; reach *= 4) ++levels;
+  return levels;
+}
+
+// The levels an operation of k inputs adds: at least one LUT.
+unsigned op_levels(size_t k) { return std::max(1u, log4_levels(k)); }
+
+// What a bit costs in levels once rebuilt: one XOR of its terms, then the inverter.
+unsigned rebuilt_levels(const LinearBit& bit) {
+  if (bit.terms.empty()) return 0;
+  return log4_levels(bit.terms.size()) + (bit.inverted ? 1 : 0);
+}
+
+void xor_into(LinearBit& into, const LinearBit& from) {
+  Terms sum;
+  sum.reserve(into.terms.size() + from.terms.size());
+  std::set_symmetric_difference(into.terms.begin(), into.terms.end(), from.terms.begin(), from.terms.end(),
+                                std::back_inserter(sum));
+  into.terms = std::move(sum);
+  into.inverted ^= from.inverted;
+  into.levels = std::max(into.levels, from.levels);
+  into.reduced = into.reduced || from.reduced;
+}
+
+LinearBit constant_bit(bool one) {
+  LinearBit b;
+  b.inverted = one;
+  return b;
+}
+
+// The bits of values outside the networks, numbered densely: value by value
+// as first read, each value's bits in order.
+class BaseBits {
+ public:
+  explicit BaseBits(const Dfg& g) : g_(g) {}
+
+  uint32_t id(ValueId v, unsigned bit) {
+    auto [at, fresh] = first_.try_emplace(v, static_cast<uint32_t>(value_.size()));
+    if (fresh)
+      for (unsigned i = 0; i < g_.width(v); ++i) {
+        value_.push_back(v);
+        bit_.push_back(i);
+      }
+    return at->second + bit;
+  }
+  ValueId value(uint32_t id) const { return value_[id]; }
+  unsigned bit(uint32_t id) const { return bit_[id]; }
+
+ private:
+  const Dfg& g_;
+  std::map<ValueId, uint32_t> first_;
+  std::vector<ValueId> value_;
+  std::vector<unsigned> bit_;
+};
+
+bool is_linear_op(const Dfg& g, ValueId v) {
+  const Node& n = g.nodes[v];
+  if (!n.is_op()) return false;
+  switch (n.op) {
+    case Op::Slice: case Op::Concat: case Op::ZExt: case Op::SExt:
+    case Op::Not: case Op::Xor: case Op::XorReduce:
+      return true;
+    case Op::And: case Op::Or:  // with a constant mask: each bit passes or is a constant
+      return n.operands.size() == 2 && g.is_constant(n.operands[0]) != g.is_constant(n.operands[1]);
+    default: return false;
+  }
+}
+
+// A connected set of linear operations.
+struct Network {
+  std::vector<ValueId> nodes;  // in graph order
+  std::vector<ValueId> roots;  // those read from outside it (in graph order)
+  double area = 0;             // as it stands
+};
+
+// Every live linear value's bits as XORs of base bits, and the networks they form.
+class LinearAnalysis {
+ public:
+  LinearAnalysis(const Dfg& g, const std::vector<bool>& live, size_t max_terms)
+      : g_(g), live_(live), max_terms_(max_terms), bases_(g), bits_(g.nodes.size()), parent_(g.nodes.size()) {
+    std::iota(parent_.begin(), parent_.end(), 0);
+    for (ValueId v = 0; v < g.nodes.size(); ++v)
+      if (live_[v] && is_linear_op(g, v)) bits_[v] = value_bits(v);
+    join_networks();
+    find_roots();
+  }
+
+  bool in_network(ValueId v) const { return bits_[v].has_value(); }
+  const LinearValue& bits(ValueId v) const { return *bits_[v]; }
+  const BaseBits& bases() const { return bases_; }
+  std::map<ValueId, Network>& networks() { return networks_; }
+  // Read in another FSM region than its own: a register holds it there.
+  bool held(ValueId v) const { return held_[v]; }
+
+ private:
+  // An edge inside a network: both ends linear and, in an FSM, in one region
+  // (rebuilding across the loop boundary would keep more values in registers).
+  bool joined(ValueId user, ValueId operand) const {
+    return in_network(user) && in_network(operand) && g_.nodes[user].region == g_.nodes[operand].region;
+  }
+
+  // Operand o of linear user v: its bits in v's network, a constant, or base bits.
+  LinearValue operand_bits(ValueId user, ValueId o) {
+    if (bits_[o] && g_.nodes[user].region == g_.nodes[o].region) return *bits_[o];
+    LinearValue out(g_.width(o));
+    for (unsigned i = 0; i < out.size(); ++i) {
+      if (g_.is_constant(o)) out[i] = constant_bit((g_.nodes[o].constant >> i) & 1);
+      else out[i].terms = {bases_.id(o, i)};
+    }
+    return out;
+  }
+
+  // The bits of linear operation v, or nothing when a bit has too many terms.
+  std::optional<LinearValue> value_bits(ValueId v) {
+    LinearValue out = operation_bits(v);
+    for (const LinearBit& b : out)
+      if (b.terms.size() > max_terms_) return std::nullopt;
+    return out;
+  }
+
+  LinearValue operation_bits(ValueId v) {
+    const Node& n = g_.nodes[v];
+    auto operand = [&](size_t i) { return operand_bits(v, n.operands[i]); };
+    switch (n.op) {
+      case Op::Slice: {
+        LinearValue x = operand(0);
+        return LinearValue(x.begin() + n.param, x.begin() + n.param + n.width);
+      }
+      case Op::Concat: {
+        LinearValue out;
+        for (size_t i = n.operands.size(); i-- > 0;) {
+          LinearValue part = operand(i);
+          out.insert(out.end(), std::make_move_iterator(part.begin()), std::make_move_iterator(part.end()));
+        }
+        return out;
+      }
+      case Op::ZExt: case Op::SExt: {
+        LinearValue out = operand(0);
+        const LinearBit fill = n.op == Op::SExt ? out.back() : constant_bit(false);
+        out.resize(n.width, fill);
+        return out;
+      }
+      case Op::Not: {
+        LinearValue out = operand(0);
+        for (LinearBit& b : out) {
+          b.inverted = !b.inverted;
+          b.levels += 1;
+        }
+        return out;
+      }
+      case Op::Xor: return xor_bits(v);
+      case Op::And: case Op::Or: return masked_bits(v);
+      case Op::XorReduce: return {reduced_bit(operand(0))};
+      default: return {};
+    }
+  }
+
+  LinearValue xor_bits(ValueId v) {
+    const Node& n = g_.nodes[v];
+    LinearValue out(n.width);
+    for (ValueId o : n.operands) {
+      const LinearValue x = operand_bits(v, o);
+      for (unsigned i = 0; i < n.width; ++i) xor_into(out[i], x[i]);
+    }
+    for (LinearBit& b : out) b.levels += op_levels(n.operands.size());
+    return out;
+  }
+
+  // x & c: a bit of x where c has a one, else 0; x | c: a bit of x where c has a zero, else 1.
+  LinearValue masked_bits(ValueId v) {
+    const Node& n = g_.nodes[v];
+    const size_t k = g_.is_constant(n.operands[0]) ? 0 : 1;
+    const uint64_t mask = g_.nodes[n.operands[k]].constant;
+    LinearValue out = operand_bits(v, n.operands[1 - k]);
+    const bool and_op = n.op == Op::And;
+    for (unsigned i = 0; i < n.width; ++i) {
+      const bool c = (mask >> i) & 1;
+      if (c != and_op) out[i] = constant_bit(!and_op);
+      else out[i].levels += 1;
+    }
+    return out;
+  }
+
+  LinearBit reduced_bit(const LinearValue& x) {
+    LinearBit out;
+    for (const LinearBit& b : x) xor_into(out, b);
+    out.levels += op_levels(x.size());
+    out.reduced = true;
+    return out;
+  }
+
+  ValueId find(ValueId v) {
+    while (parent_[v] != v) v = parent_[v] = parent_[parent_[v]];
+    return v;
+  }
+
+  void join_networks() {
+    for (ValueId v = 0; v < g_.nodes.size(); ++v) {
+      if (!in_network(v)) continue;
+      for (ValueId o : g_.nodes[v].operands)
+        if (joined(v, o)) parent_[find(o)] = find(v);
+    }
+    for (ValueId v = 0; v < g_.nodes.size(); ++v) {
+      if (!in_network(v)) continue;
+      Network& net = networks_[find(v)];
+      net.nodes.push_back(v);
+    }
+  }
+
+  // A network value is a root when something outside its network reads it;
+  // in an FSM it is held in a register when that reader is in another region.
+  void find_roots() {
+    root_.assign(g_.nodes.size(), false);
+    held_.assign(g_.nodes.size(), false);
+    auto read_outside = [&](ValueId v, Region reader) {
+      if (!in_network(v)) return;
+      root_[v] = true;
+      held_[v] = held_[v] || (g_.loop && reader != g_.nodes[v].region);
+    };
+    for (ValueId u = 0; u < g_.nodes.size(); ++u) {
+      if (!live_[u] || !g_.is_op(u)) continue;
+      for (ValueId o : g_.nodes[u].operands)
+        if (!joined(u, o)) read_outside(o, g_.nodes[u].region);
+    }
+    for (const DfgPort& p : g_.outputs) read_outside(p.value, Region::Post);
+    if (g_.loop) {
+      for (ValueId v : g_.loop->init) read_outside(v, Region::Pre);
+      for (ValueId v : g_.loop->next) read_outside(v, Region::Loop);
+      read_outside(g_.loop->cond, Region::Loop);
+    }
+    for (auto& [rep, net] : networks_)
+      for (ValueId v : net.nodes)
+        if (root_[v]) net.roots.push_back(v);
+  }
+
+  const Dfg& g_;
+  const std::vector<bool>& live_;
+  size_t max_terms_;
+  BaseBits bases_;
+  std::vector<std::optional<LinearValue>> bits_;
+  std::vector<ValueId> parent_;
+  std::map<ValueId, Network> networks_;
+  std::vector<bool> root_, held_;
+};
+
+// Builds linear values from base bits: each bit one XOR of 1-bit slices (an
+// inverter for a constant 1), the bits concatenated. The builder shares equal
+// XORs, so bits with one set are one node.
+class BitNetworkBuilder {
+ public:
+  BitNetworkBuilder(DfgBuilder& b, const BaseBits& bases, std::function<ValueId(ValueId)> base_value, bool trees)
+      : b_(b), bases_(bases), base_value_(std::move(base_value)), trees_(trees) {}
+
+  ValueId value(const LinearValue& bits) {
+    std::vector<ValueId> parts;  // most significant first
+    for (size_t i = bits.size(); i-- > 0;) parts.push_back(bit(bits[i]));
+    return parts.size() == 1 ? parts[0] : b_.concat(std::move(parts));
+  }
+
+ private:
+  ValueId bit(const LinearBit& bit) {
+    if (bit.terms.empty()) return b_.constant(1, bit.inverted ? 1 : 0);
+    std::vector<ValueId> leaves;
+    for (uint32_t t : bit.terms) leaves.push_back(b_.bit(base_value_(bases_.value(t)), bases_.bit(t)));
+    const ValueId x = xor_of(std::move(leaves));
+    return bit.inverted ? b_.bnot(x) : x;
+  }
+
+  // One n-ary XOR, or a balanced tree of 4-input ones.
+  ValueId xor_of(std::vector<ValueId> leaves) {
+    if (leaves.size() == 1) return leaves[0];
+    if (!trees_) return b_.op(Op::Xor, 1, std::move(leaves));
+    return tree(leaves, 0, leaves.size());
+  }
+
+  // The XOR of leaves [from, to) in ceil(log4 n) levels of ceil((n - 1) / 3)
+  // XORs: the root's four slots take, in turn, the largest full sub-tree that
+  // leaves each later slot a leaf, the last slot the rest. Bits whose sorted
+  // sets share a prefix share those sub-trees.
+  ValueId tree(const std::vector<ValueId>& leaves, size_t from, size_t to) {
+    const size_t n = to - from;
+    if (n == 1) return leaves[from];
+    size_t cap = 1;  // the most leaves a slot may take: 4^(depth - 1)
+    while (cap * 4 < n) cap *= 4;
+    std::vector<ValueId> parts;
+    size_t at = from;
+    for (size_t slots = 4; at < to; --slots) {
+      const size_t left = to - at;
+      size_t take = 1;
+      if (slots == 1) {
+        take = left;
+      } else if (left > slots) {
+        const size_t room = std::min(cap, left - (slots - 1));
+        while (take * 4 <= room) take *= 4;
+      }
+      parts.push_back(tree(leaves, at, at + take));
+      at += take;
+    }
+    return b_.op(Op::Xor, 1, std::move(parts));
+  }
+
+  DfgBuilder& b_;
+  const BaseBits& bases_;
+  std::function<ValueId(ValueId)> base_value_;
+  bool trees_;
+};
+
+double op_area(const Dfg& g, ValueId v, Target target) { return op_cost(target, shape_of(g, v, false)).area; }
+
+// The area of the logic the values need (each node once).
+double area_reaching(const Dfg& g, const std::vector<ValueId>& values, Target target) {
+  std::vector<bool> seen(g.nodes.size(), false);
+  std::vector<ValueId> work = values;
+  double area = 0;
+  while (!work.empty()) {
+    const ValueId v = work.back();
+    work.pop_back();
+    if (seen[v]) continue;
+    seen[v] = true;
+    if (g.is_logic(v)) area += op_area(g, v, target);
+    for (ValueId o : g.nodes[v].operands) work.push_back(o);
+  }
+  return area;
+}
+
+class XorNetworkRewriter : public DfgRewriter {
+ public:
+  XorNetworkRewriter(const Dfg& in, const XorNetworkOptions& options, XorNetworkStats& stats)
+      : DfgRewriter(in), options_(options), stats_(stats) {}
+
+ protected:
+  void prepare() override {
+    analysis_.emplace(in_, live_, options_.max_terms);
+    rebuild_.assign(in_.nodes.size(), false);
+    for (auto& [rep, net] : analysis_->networks()) decide(net);
+  }
+
+  ValueId rewrite(ValueId v) override {
+    if (!rebuild_[v]) return copy(v);
+    BitNetworkBuilder nb(b_, analysis_->bases(), [this](ValueId base) { return map(base); }, options_.balanced_trees);
+    return nb.value(analysis_->bits(v));
+  }
+
+ private:
+  // Rebuild the network's roots when that is cheaper and no bit gets deeper than allowed.
+  void decide(Network& net) {
+    for (ValueId v : net.nodes)
+      if (in_.is_logic(v)) net.area += op_area(in_, v, options_.target);
+    if (net.area == 0) return;
+    ++stats_.regions;
+    const double after = rebuilt_area(net);
+    if (after >= net.area) return;
+    if (too_deep(net)) {
+      ++stats_.too_deep;
+      return;
+    }
+    if (widens_registers(net)) {
+      ++stats_.held;
+      return;
+    }
+    ++stats_.rebuilt;
+    stats_.area_before += net.area;
+    stats_.area_after += after;
+    for (ValueId r : net.roots) rebuild_[r] = true;
+  }
+
+  // The roots rebuilt alone in a scratch graph, base values as its inputs.
+  double rebuilt_area(const Network& net) const {
+    Dfg scratch;
+    DfgBuilder b(scratch);
+    std::map<ValueId, ValueId> inputs;
+    auto base = [&](ValueId v) {
+      auto [at, fresh] = inputs.try_emplace(v, 0);
+      if (fresh) {
+        Node n;
+        n.kind = NodeKind::Input;
+        n.width = in_.width(v);
+        at->second = b.raw(std::move(n));
+      }
+      return at->second;
+    };
+    BitNetworkBuilder nb(b, analysis_->bases(), base, options_.balanced_trees);
+    std::vector<ValueId> built;
+    for (ValueId r : net.roots) built.push_back(nb.value(analysis_->bits(r)));
+    return area_reaching(scratch, built, options_.target);
+  }
+
+  bool too_deep(const Network& net) const {
+    for (ValueId r : net.roots)
+      for (const LinearBit& bit : analysis_->bits(r))
+        if (!bit.reduced && rebuilt_levels(bit) > bit.levels + options_.extra_levels) return true;
+    return false;
+  }
+
+  // A held root rebuilt with a bit that is a plain bit of a computed value
+  // would hold that whole value in registers, where it held one bit a bit.
+  bool widens_registers(const Network& net) const {
+    for (ValueId r : net.roots) {
+      if (!analysis_->held(r)) continue;
+      for (const LinearBit& bit : analysis_->bits(r)) {
+        if (bit.terms.size() != 1 || bit.inverted) continue;
+        const NodeKind base = in_.nodes[analysis_->bases().value(bit.terms[0])].kind;
+        if (base == NodeKind::Input || base == NodeKind::Op) return true;
+      }
+    }
+    return false;
+  }
+
+  const XorNetworkOptions& options_;
+  XorNetworkStats& stats_;
+  std::optional<LinearAnalysis> analysis_;
+  std::vector<bool> rebuild_;
+};
+
+}  // namespace
+
+Dfg xor_network_pass(const Dfg& g, const XorNetworkOptions& options, XorNetworkStats* stats) {
+  XorNetworkStats local;
+  Dfg classified = g;  // the FSM regions bound the networks: make sure they are current
+  classify_regions(classified);
+  // Interior nodes of rebuilt networks were copied too: cleanup drops them.
+  return cleanup(XorNetworkRewriter(classified, options, stats ? *stats : local).run());
+}
+
+Dfg xor_network_pass(const Dfg& g) { return xor_network_pass(g, XorNetworkOptions{}); }
+
+double live_logic_area(const Dfg& g, Target target) {
+  const std::vector<bool> live = g.live();
+  double area = 0;
+  for (ValueId v = 0; v < g.nodes.size(); ++v)
+    if (live[v] && g.is_logic(v)) area += op_area(g, v, target);
+  return area;
+}
+
+}  // namespace polydat::hls
