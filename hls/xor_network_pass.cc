@@ -101,7 +101,7 @@ bool is_linear_op(const Dfg& g, ValueId v) {
 struct Network {
   std::vector<ValueId> nodes;  // in graph order
   std::vector<ValueId> roots;  // those read from outside it (in graph order)
-  double area = 0;             // as it stands
+  double area = 0;             // as it stands, bit by bit
 };
 
 // Every live linear value's bits as XORs of base bits, and the networks they form.
@@ -122,6 +122,19 @@ class LinearAnalysis {
   std::map<ValueId, Network>& networks() { return networks_; }
   // Read in another FSM region than its own: a register holds it there.
   bool held(ValueId v) const { return held_[v]; }
+
+  // Bit i of operand o as network node `user` reads it: constant (its value
+  // in *one) or not.
+  bool constant_operand_bit(ValueId user, ValueId o, unsigned i, bool* one) const {
+    if (g_.is_constant(o)) {
+      *one = (g_.nodes[o].constant >> i) & 1;
+      return true;
+    }
+    if (!bits_[o] || g_.nodes[user].region != g_.nodes[o].region) return false;
+    const LinearBit& b = (*bits_[o])[i];
+    *one = b.inverted;
+    return b.terms.empty();
+  }
 
  private:
   // An edge inside a network: both ends linear and, in an FSM, in one region
@@ -338,6 +351,16 @@ class BitNetworkBuilder {
 
 double op_area(const Dfg& g, ValueId v, Target target) { return op_cost(target, shape_of(g, v, false)).area; }
 
+// One output bit of an XOR of k bits that are not constant and of constant
+// bits XORing to `one`: an XOR of k inputs, an inverter, a wire or a constant.
+double one_bit_area(size_t k, bool one, Target target) {
+  OpShape s;
+  s.op = k >= 2 ? Op::Xor : Op::Not;
+  s.operands = static_cast<unsigned>(k);
+  if (k >= 2 || (k == 1 && one)) return op_cost(target, s).area;
+  return 0;
+}
+
 // The area of the logic the values need (each node once).
 double area_reaching(const Dfg& g, const std::vector<ValueId>& values, Target target) {
   std::vector<bool> seen(g.nodes.size(), false);
@@ -375,8 +398,7 @@ class XorNetworkRewriter : public DfgRewriter {
  private:
   // Rebuild the network's roots when that is cheaper and no bit gets deeper than allowed.
   void decide(Network& net) {
-    for (ValueId v : net.nodes)
-      if (in_.is_logic(v)) net.area += op_area(in_, v, options_.target);
+    for (ValueId v : net.nodes) net.area += area_as_it_stands(v);
     if (net.area == 0) return;
     ++stats_.regions;
     const double after = rebuilt_area(net);
@@ -393,6 +415,43 @@ class XorNetworkRewriter : public DfgRewriter {
     stats_.area_before += net.area;
     stats_.area_after += after;
     for (ValueId r : net.roots) rebuild_[r] = true;
+  }
+
+  // Node v's LUT4s bit by bit: the cost model per output bit, counting the
+  // operand bits that are not constant (a shifted operand's zeros cost
+  // nothing; a mask is wiring), as the LUT mapper builds it.
+  double area_as_it_stands(ValueId v) const {
+    const Node& n = in_.nodes[v];
+    switch (n.op) {
+      case Op::Xor: case Op::Not: {
+        double area = 0;
+        for (unsigned i = 0; i < n.width; ++i) area += xor_bit_area(n.operands, i, n.op == Op::Not, v);
+        return area;
+      }
+      case Op::XorReduce: {
+        size_t k = 0;
+        bool one = false;
+        for (unsigned i = 0; i < in_.width(n.operands[0]); ++i) {
+          bool c = false;
+          if (analysis_->constant_operand_bit(v, n.operands[0], i, &c)) one ^= c;
+          else ++k;
+        }
+        return one_bit_area(k, one, options_.target);
+      }
+      default: return 0;  // wiring, and masks: each bit an operand's bit or a constant
+    }
+  }
+
+  // Bit i of an XOR (or NOT: an XOR with a constant 1) of the operands.
+  double xor_bit_area(const std::vector<ValueId>& operands, unsigned i, bool inverted, ValueId user) const {
+    size_t k = 0;
+    bool one = inverted;
+    for (ValueId o : operands) {
+      bool c = false;
+      if (analysis_->constant_operand_bit(user, o, i, &c)) one ^= c;
+      else ++k;
+    }
+    return one_bit_area(k, one, options_.target);
   }
 
   // The roots rebuilt alone in a scratch graph, base values as its inputs.
