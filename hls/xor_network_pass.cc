@@ -101,7 +101,6 @@ bool is_linear_op(const Dfg& g, ValueId v) {
 struct Network {
   std::vector<ValueId> nodes;  // in graph order
   std::vector<ValueId> roots;  // those read from outside it (in graph order)
-  double area = 0;             // as it stands, bit by bit
 };
 
 // Every live linear value's bits as XORs of base bits, and the networks they form.
@@ -123,25 +122,13 @@ class LinearAnalysis {
   // Read in another FSM region than its own: a register holds it there.
   bool held(ValueId v) const { return held_[v]; }
 
-  // Bit i of operand o as network node `user` reads it: constant (its value
-  // in *one) or not.
-  bool constant_operand_bit(ValueId user, ValueId o, unsigned i, bool* one) const {
-    if (g_.is_constant(o)) {
-      *one = (g_.nodes[o].constant >> i) & 1;
-      return true;
-    }
-    if (!bits_[o] || g_.nodes[user].region != g_.nodes[o].region) return false;
-    const LinearBit& b = (*bits_[o])[i];
-    *one = b.inverted;
-    return b.terms.empty();
-  }
-
- private:
   // An edge inside a network: both ends linear and, in an FSM, in one region
   // (rebuilding across the loop boundary would keep more values in registers).
   bool joined(ValueId user, ValueId operand) const {
     return in_network(user) && in_network(operand) && g_.nodes[user].region == g_.nodes[operand].region;
   }
+
+ private:
 
   // Operand o of linear user v: its bits in v's network, a constant, or base bits.
   LinearValue operand_bits(ValueId user, ValueId o) {
@@ -349,33 +336,200 @@ class BitNetworkBuilder {
   bool trees_;
 };
 
-double op_area(const Dfg& g, ValueId v, Target target) { return op_cost(target, shape_of(g, v, false)).area; }
+constexpr size_t kLutInputs = 4;
 
-// One output bit of an XOR of k bits that are not constant and of constant
-// bits XORing to `one`: an XOR of k inputs, an inverter, a wire or a constant.
-double one_bit_area(size_t k, bool one, Target target) {
+// A function of k signals, built from LUT4s: an XOR of k inputs, an inverter
+// (k = 1, inverted), a wire or a constant.
+double function_area(size_t k, bool inverted, Target target) {
   OpShape s;
   s.op = k >= 2 ? Op::Xor : Op::Not;
-  s.operands = static_cast<unsigned>(k);
-  if (k >= 2 || (k == 1 && one)) return op_cost(target, s).area;
+  s.operands = static_cast<unsigned>(std::max<size_t>(k, 1));
+  if (k >= 2 || (k == 1 && inverted)) return op_cost(target, s).area;
   return 0;
 }
 
-// The area of the logic the values need (each node once).
-double area_reaching(const Dfg& g, const std::vector<ValueId>& values, Target target) {
-  std::vector<bool> seen(g.nodes.size(), false);
-  std::vector<ValueId> work = values;
-  double area = 0;
-  while (!work.empty()) {
-    const ValueId v = work.back();
-    work.pop_back();
-    if (seen[v]) continue;
-    seen[v] = true;
-    if (g.is_logic(v)) area += op_area(g, v, target);
-    for (ValueId o : g.nodes[v].operands) work.push_back(o);
+// The LUT4s a mapper needs for a network as it stands, estimated bit by bit.
+// A bit's XOR stays virtual (folded into its readers' LUTs, copied into each)
+// while it depends on at most four signals; a reader that would depend on
+// more makes its virtual operands real LUTs first, and if it still depends on
+// more becomes a tree of ceil((k - 1) / 3) LUTs itself. Roots are made real.
+// Inversions are free inside a LUT. Constant bits (a shift's zeros, a mask)
+// cost nothing.
+class LutPacking {
+ public:
+  LutPacking(const Dfg& g, const LinearAnalysis& a, Target target) : g_(g), a_(a), target_(target) {
+    pool_.push_back(Cone{});  // the constant 0
+    pool_.push_back(Cone{{}, true});
   }
-  return area;
+
+  double area(const Network& net) {
+    for (ValueId v : net.nodes) refs_[v] = node_cones(v);
+    for (ValueId r : net.roots)
+      for (uint32_t c : refs_[r]) make_real(c);
+    return area_;
+  }
+
+ private:
+  using Signals = std::vector<uint64_t>;  // sorted
+  struct Cone {
+    Signals leaves;         // what a virtual cone depends on
+    bool inverted = false;  // a virtual cone's constant 1
+    bool real = false;      // built: then one signal
+    uint64_t signal = 0;
+  };
+
+  std::vector<uint32_t> node_cones(ValueId v) {
+    const Node& n = g_.nodes[v];
+    auto operand = [&](size_t k) { return operand_cones(v, n.operands[k]); };
+    switch (n.op) {
+      case Op::Slice: {
+        const std::vector<uint32_t> x = operand(0);
+        return {x.begin() + n.param, x.begin() + n.param + n.width};
+      }
+      case Op::Concat: {
+        std::vector<uint32_t> out;
+        for (size_t k = n.operands.size(); k-- > 0;) {
+          const std::vector<uint32_t> part = operand(k);
+          out.insert(out.end(), part.begin(), part.end());
+        }
+        return out;
+      }
+      case Op::ZExt: case Op::SExt: {
+        std::vector<uint32_t> out = operand(0);
+        out.resize(n.width, n.op == Op::SExt ? out.back() : 0);
+        return out;
+      }
+      case Op::Not: {
+        std::vector<uint32_t> out;
+        for (uint32_t c : operand(0)) out.push_back(inverse(c));
+        return out;
+      }
+      case Op::And: case Op::Or: {
+        const size_t k = g_.is_constant(n.operands[0]) ? 0 : 1;
+        const uint64_t mask = g_.nodes[n.operands[k]].constant;
+        std::vector<uint32_t> out = operand(1 - k);
+        for (unsigned i = 0; i < n.width; ++i)
+          if (((mask >> i) & 1) != (n.op == Op::And)) out[i] = n.op == Op::And ? 0 : 1;
+        return out;
+      }
+      case Op::Xor: {
+        std::vector<std::vector<uint32_t>> xs;
+        for (size_t k = 0; k < n.operands.size(); ++k) xs.push_back(operand(k));
+        std::vector<uint32_t> out;
+        for (unsigned i = 0; i < n.width; ++i) {
+          std::vector<uint32_t> bit;
+          for (const auto& x : xs) bit.push_back(x[i]);
+          out.push_back(xor_cone(bit));
+        }
+        return out;
+      }
+      case Op::XorReduce: return {xor_cone(operand(0))};
+      default: return {};
+    }
+  }
+
+  // Operand o's bits as network node `user` reads them: its cones, constants, or base signals.
+  std::vector<uint32_t> operand_cones(ValueId user, ValueId o) {
+    if (a_.joined(user, o)) return refs_.at(o);
+    std::vector<uint32_t> out;
+    for (unsigned i = 0; i < g_.width(o); ++i) {
+      if (g_.is_constant(o)) {
+        out.push_back((g_.nodes[o].constant >> i) & 1);
+        continue;
+      }
+      const uint64_t signal = (uint64_t{o} << 7) | i;
+      auto [at, fresh] = base_.try_emplace(signal, static_cast<uint32_t>(pool_.size()));
+      if (fresh) pool_.push_back(Cone{{}, false, true, signal});
+      out.push_back(at->second);
+    }
+    return out;
+  }
+
+  uint32_t add(Cone c) {
+    pool_.push_back(std::move(c));
+    return static_cast<uint32_t>(pool_.size() - 1);
+  }
+
+  uint32_t inverse(uint32_t c) {
+    Cone x = pool_[c];
+    if (x.real) x = Cone{{x.signal}, false};
+    x.inverted = !x.inverted;
+    return add(std::move(x));
+  }
+
+  // The XOR of the cones as the signals it depends on.
+  Cone gather(const std::vector<uint32_t>& cones) const {
+    Cone out;
+    for (uint32_t c : cones) {
+      const Cone& x = pool_[c];
+      const Signals one{x.signal};
+      const Signals& leaves = x.real ? one : x.leaves;
+      Signals sum;
+      std::set_symmetric_difference(out.leaves.begin(), out.leaves.end(), leaves.begin(), leaves.end(),
+                                    std::back_inserter(sum));
+      out.leaves = std::move(sum);
+      if (!x.real) out.inverted ^= x.inverted;
+    }
+    return out;
+  }
+
+  uint32_t xor_cone(const std::vector<uint32_t>& cones) {
+    Cone out = gather(cones);
+    if (out.leaves.size() <= kLutInputs) return add(std::move(out));
+    for (uint32_t c : cones)
+      if (!pool_[c].real && pool_[c].leaves.size() >= 2) make_real(c);
+    out = gather(cones);
+    const uint32_t at = add(std::move(out));
+    if (pool_[at].leaves.size() > kLutInputs) make_real(at);
+    return at;
+  }
+
+  void make_real(uint32_t c) {
+    Cone& x = pool_[c];
+    if (x.real || x.leaves.empty()) return;  // constants stay constants
+    area_ += function_area(x.leaves.size(), x.inverted, target_);
+    x.real = true;
+    x.signal = x.leaves.size() == 1 && !x.inverted ? x.leaves[0] : (uint64_t{1} << 63) | c;
+  }
+
+  const Dfg& g_;
+  const LinearAnalysis& a_;
+  Target target_;
+  std::vector<Cone> pool_;
+  std::map<uint64_t, uint32_t> base_;
+  std::map<ValueId, std::vector<uint32_t>> refs_;
+  double area_ = 0;
+};
+
+// A network's cost: first the LUT4s a mapper builds, then, between equals,
+// the operation-by-operation model the scheduler and the report read.
+struct Cost {
+  double luts = 0;
+  double model = 0;
+  bool operator<(const Cost& o) const { return luts != o.luts ? luts < o.luts : model < o.model; }
+};
+
+// The roots rebuilt: one XOR per distinct set of base bits (the builder
+// shares them), and an inverter per set wanted inverted (which a LUT absorbs
+// unless the set is also wanted plain or is a single bit).
+Cost rebuilt_cost(const LinearAnalysis& a, const Network& net, Target target) {
+  std::map<Terms, std::pair<bool, bool>> wanted;  // set -> (plain, inverted)
+  for (ValueId r : net.roots)
+    for (const LinearBit& bit : a.bits(r)) {
+      auto& ways = wanted[bit.terms];
+      (bit.inverted ? ways.second : ways.first) = true;
+    }
+  Cost c;
+  for (const auto& [terms, ways] : wanted) {
+    const double xor_area = terms.size() >= 2 ? function_area(terms.size(), false, target) : 0;
+    const double inverter = terms.empty() || !ways.second ? 0 : function_area(1, true, target);
+    c.luts += xor_area + (ways.second && (terms.size() == 1 || ways.first) ? inverter : 0);
+    c.model += xor_area + inverter;
+  }
+  return c;
 }
+
+double op_area(const Dfg& g, ValueId v, Target target) { return op_cost(target, shape_of(g, v, false)).area; }
 
 class XorNetworkRewriter : public DfgRewriter {
  public:
@@ -398,11 +552,14 @@ class XorNetworkRewriter : public DfgRewriter {
  private:
   // Rebuild the network's roots when that is cheaper and no bit gets deeper than allowed.
   void decide(Network& net) {
-    for (ValueId v : net.nodes) net.area += area_as_it_stands(v);
-    if (net.area == 0) return;
+    if (std::none_of(net.nodes.begin(), net.nodes.end(), [&](ValueId v) { return in_.is_logic(v); })) return;
     ++stats_.regions;
-    const double after = rebuilt_area(net);
-    if (after >= net.area) return;
+    Cost before;
+    before.luts = LutPacking(in_, *analysis_, options_.target).area(net);
+    for (ValueId v : net.nodes)
+      if (in_.is_logic(v)) before.model += op_area(in_, v, options_.target);
+    const Cost after = rebuilt_cost(*analysis_, net, options_.target);
+    if (!(after < before)) return;
     if (too_deep(net)) {
       ++stats_.too_deep;
       return;
@@ -412,67 +569,9 @@ class XorNetworkRewriter : public DfgRewriter {
       return;
     }
     ++stats_.rebuilt;
-    stats_.area_before += net.area;
-    stats_.area_after += after;
+    stats_.area_before += before.luts;
+    stats_.area_after += after.luts;
     for (ValueId r : net.roots) rebuild_[r] = true;
-  }
-
-  // Node v's LUT4s bit by bit: the cost model per output bit, counting the
-  // operand bits that are not constant (a shifted operand's zeros cost
-  // nothing; a mask is wiring), as the LUT mapper builds it.
-  double area_as_it_stands(ValueId v) const {
-    const Node& n = in_.nodes[v];
-    switch (n.op) {
-      case Op::Xor: case Op::Not: {
-        double area = 0;
-        for (unsigned i = 0; i < n.width; ++i) area += xor_bit_area(n.operands, i, n.op == Op::Not, v);
-        return area;
-      }
-      case Op::XorReduce: {
-        size_t k = 0;
-        bool one = false;
-        for (unsigned i = 0; i < in_.width(n.operands[0]); ++i) {
-          bool c = false;
-          if (analysis_->constant_operand_bit(v, n.operands[0], i, &c)) one ^= c;
-          else ++k;
-        }
-        return one_bit_area(k, one, options_.target);
-      }
-      default: return 0;  // wiring, and masks: each bit an operand's bit or a constant
-    }
-  }
-
-  // Bit i of an XOR (or NOT: an XOR with a constant 1) of the operands.
-  double xor_bit_area(const std::vector<ValueId>& operands, unsigned i, bool inverted, ValueId user) const {
-    size_t k = 0;
-    bool one = inverted;
-    for (ValueId o : operands) {
-      bool c = false;
-      if (analysis_->constant_operand_bit(user, o, i, &c)) one ^= c;
-      else ++k;
-    }
-    return one_bit_area(k, one, options_.target);
-  }
-
-  // The roots rebuilt alone in a scratch graph, base values as its inputs.
-  double rebuilt_area(const Network& net) const {
-    Dfg scratch;
-    DfgBuilder b(scratch);
-    std::map<ValueId, ValueId> inputs;
-    auto base = [&](ValueId v) {
-      auto [at, fresh] = inputs.try_emplace(v, 0);
-      if (fresh) {
-        Node n;
-        n.kind = NodeKind::Input;
-        n.width = in_.width(v);
-        at->second = b.raw(std::move(n));
-      }
-      return at->second;
-    };
-    BitNetworkBuilder nb(b, analysis_->bases(), base, options_.balanced_trees);
-    std::vector<ValueId> built;
-    for (ValueId r : net.roots) built.push_back(nb.value(analysis_->bits(r)));
-    return area_reaching(scratch, built, options_.target);
   }
 
   bool too_deep(const Network& net) const {

@@ -32,8 +32,8 @@ struct XorNetworkStats {
   size_t rebuilt = 0;         // of them, rebuilt
   size_t too_deep = 0;        // cheaper, but kept for the level bound
   size_t held = 0;            // cheaper, but kept: an FSM register would hold more bits
-  double area_before = 0;     // LUT4s of the rebuilt regions as they stood
-  double area_after = 0;      // LUT4s of what replaced them
+  double area_before = 0;     // LUT4s a mapper needs for the rebuilt regions as they stood (estimated)
+  double area_after = 0;      // and for what replaced them
 };
 
 Dfg xor_network_pass(const Dfg& g);
