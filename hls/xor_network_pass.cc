@@ -129,7 +129,6 @@ class LinearAnalysis {
   }
 
  private:
-
   // Operand o of linear user v: its bits in v's network, a constant, or base bits.
   LinearValue operand_bits(ValueId user, ValueId o) {
     if (bits_[o] && g_.nodes[user].region == g_.nodes[o].region) return *bits_[o];
@@ -384,7 +383,7 @@ class LutPacking {
     switch (n.op) {
       case Op::Slice: {
         const std::vector<uint32_t> x = operand(0);
-        return {x.begin() + n.param, x.begin() + n.param + n.width};
+        return std::vector<uint32_t>(x.begin() + n.param, x.begin() + n.param + n.width);
       }
       case Op::Concat: {
         std::vector<uint32_t> out;

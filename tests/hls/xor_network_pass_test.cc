@@ -555,7 +555,7 @@ TEST_CASE("random graphs keep their outputs and never grow") {
 
 TEST_CASE("random linear graphs, flat and as trees, loop-free and in a loop, keep their outputs") {
   size_t rebuilt = 0, regions = 0;
-  double before = 0, after_area = 0;
+  double before = 0, after_area[2] = {0, 0};
   for (bool loop : {false, true})
     for (bool trees : {false, true})
       for (uint64_t seed = 1; seed <= 300; ++seed) {
@@ -573,11 +573,11 @@ TEST_CASE("random linear graphs, flat and as trees, loop-free and in a loop, kee
         CHECK(live_logic_area(after) <= live_logic_area(cleanup(g)));
         rebuilt += stats.rebuilt;
         regions += stats.regions;
-        before += live_logic_area(cleanup(g));
-        after_area += live_logic_area(after);
+        if (!trees) before += live_logic_area(cleanup(g));
+        after_area[trees] += live_logic_area(after);
       }
   MESSAGE("random linear graphs: " << rebuilt << " of " << regions << " regions rebuilt, " << before << " -> "
-                                   << after_area << " LUT4s");
+                                   << after_area[0] << " LUT4s, as trees " << after_area[1]);
   CHECK(rebuilt > 100);  // the generator does exercise the rebuild
 }
 
@@ -608,13 +608,18 @@ TEST_CASE("the harness catches a planted fault") {
 }
 
 TEST_CASE("corpus kernels keep their outputs; estimated LUT4s before and after") {
-  double total_before = 0, total_after = 0;
+  double total_before = 0, total_after = 0, total_trees = 0;
   size_t kernels = 0;
   for (const auto& [name, g] : corpus_dfgs()) {
     CAPTURE(name);
     ++kernels;
     XorNetworkStats stats;
     const Dfg after = xor_network_pass(g, {}, &stats);
+    XorNetworkOptions trees;
+    trees.balanced_trees = true;
+    const Dfg as_trees = xor_network_pass(g, trees);
+    CHECK(output_differences(after, as_trees, samples_for(g, 10, 2)).empty());
+    total_trees += live_logic_area(as_trees);
     CHECK(check_dfg(after).empty());
     std::vector<Sample> samples = samples_for(g, 30, 1);
     if (g.loop)  // small inputs, so that loops counting to an input end
@@ -627,10 +632,11 @@ TEST_CASE("corpus kernels keep their outputs; estimated LUT4s before and after")
     total_before += before_area;
     total_after += after_area;
     if (stats.rebuilt)
-      MESSAGE(fmt::format("{}: {} of {} regions rebuilt, {} -> {} LUT4s", name, stats.rebuilt, stats.regions,
-                          before_area, after_area));
+      MESSAGE(fmt::format("{}: {} of {} regions rebuilt, model {} -> {} LUT4s (mapper estimate {} -> {}), as trees {}",
+                          name, stats.rebuilt, stats.regions, before_area, after_area, stats.area_before,
+                          stats.area_after, live_logic_area(as_trees)));
   }
-  MESSAGE(fmt::format("{} kernels: {} -> {} LUT4s", kernels, total_before, total_after));
+  MESSAGE(fmt::format("{} kernels: {} -> {} LUT4s, as trees {}", kernels, total_before, total_after, total_trees));
   CHECK(kernels >= 30);
 }
 
