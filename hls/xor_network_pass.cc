@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "hls/dfg_builder.h"
+#include "hls/dfg_eval.h"
 #include "hls/dfg_rewrite.h"
 
 namespace polydat::hls {
@@ -273,6 +274,103 @@ class LinearAnalysis {
   std::vector<bool> root_, held_;
 };
 
+constexpr size_t kLutInputs = 4;
+
+// A function of k signals, built from LUT4s: an XOR of k inputs, an inverter
+// (k = 1, inverted), a wire or a constant.
+double function_area(size_t k, bool inverted, Target target) {
+  OpShape s;
+  s.op = k >= 2 ? Op::Xor : Op::Not;
+  s.operands = static_cast<unsigned>(std::max<size_t>(k, 1));
+  if (k >= 2 || (k == 1 && inverted)) return op_cost(target, s).area;
+  return 0;
+}
+
+// What a rebuilt root adds to the model, and how many operations.
+struct FormCost {
+  double model = 0;
+  size_t ops = 0;
+};
+
+// The root bit by bit: one XOR per distinct set, an inverter per set wanted inverted.
+FormCost bits_form_cost(const LinearValue& bits, Target target) {
+  std::map<Terms, bool> inverted;
+  for (const LinearBit& bit : bits)
+    if (!bit.terms.empty()) inverted[bit.terms] = inverted[bit.terms] || bit.inverted;
+  FormCost c;
+  for (const auto& [terms, inv] : inverted) {
+    if (terms.size() >= 2) {
+      c.model += function_area(terms.size(), false, target);
+      ++c.ops;
+    }
+    if (inv) {
+      c.model += function_area(1, true, target);
+      ++c.ops;
+    }
+  }
+  return c;
+}
+
+// The root as one XOR as wide as the span of its bits with terms: each term
+// of bit i is bit (i + k) mod w of a base value of w bits, and the terms of
+// one alignment (base value, k) make one operand, a shifted or rotated slice
+// of it (zeros where a bit has no such term); the inverted bits one constant.
+struct WordPlan {
+  unsigned lo = 0, width = 0;
+  std::map<std::pair<ValueId, unsigned>, std::vector<bool>> alignments;  // -> the span bits it covers
+  uint64_t constant = 0;                                                 // over the span
+
+  size_t operands() const {
+    return alignments.size() + (constant != 0 && constant != width_mask(width) ? 1 : 0);
+  }
+  bool inverts() const { return constant != 0 && constant == width_mask(width); }
+  // ceil(log4) levels of the XOR, then the inverter.
+  unsigned levels() const { return log4_levels(operands()) + (inverts() ? 1 : 0); }
+
+  FormCost cost(Target target) const {
+    FormCost c;
+    OpShape s;
+    s.op = Op::Xor;
+    s.width = width;
+    s.operands = static_cast<unsigned>(operands());
+    if (operands() >= 2) {
+      c.model += op_cost(target, s).area;
+      ++c.ops;
+    }
+    if (inverts()) {
+      c.model += width * function_area(1, true, target);
+      ++c.ops;
+    }
+    return c;
+  }
+};
+
+std::optional<WordPlan> word_plan(const Dfg& g, const BaseBits& bases, const LinearValue& bits) {
+  WordPlan plan;
+  unsigned hi = 0;
+  bool any = false;
+  for (unsigned i = 0; i < bits.size(); ++i)
+    if (!bits[i].terms.empty()) {
+      if (!any) plan.lo = i;
+      hi = i;
+      any = true;
+    }
+  if (!any) return std::nullopt;
+  plan.width = hi - plan.lo + 1;
+  for (unsigned j = 0; j < plan.width; ++j) {
+    const unsigned i = plan.lo + j;
+    if (bits[i].inverted) plan.constant |= uint64_t{1} << j;
+    for (uint32_t t : bits[i].terms) {
+      const ValueId base = bases.value(t);
+      const unsigned w = g.width(base);
+      auto& covered = plan.alignments[{base, (bases.bit(t) + w - i % w) % w}];
+      covered.resize(plan.width, false);
+      covered[j] = true;
+    }
+  }
+  return plan;
+}
+
 // Builds linear values from base bits: each bit one XOR of 1-bit slices (an
 // inverter for a constant 1), the bits concatenated. The builder shares equal
 // XORs, so bits with one set are one node.
@@ -287,7 +385,38 @@ class BitNetworkBuilder {
     return parts.size() == 1 ? parts[0] : b_.concat(std::move(parts));
   }
 
+  // The value as one wide XOR over the plan's span, constant bits around it.
+  ValueId word(const LinearValue& bits, const WordPlan& plan) {
+    std::vector<ValueId> operands;
+    for (const auto& [alignment, covered] : plan.alignments)
+      operands.push_back(aligned(alignment.first, alignment.second, covered, plan.lo));
+    operands.push_back(b_.constant(plan.width, plan.constant));
+    const ValueId x = b_.op(Op::Xor, plan.width, std::move(operands));
+    std::vector<ValueId> parts;  // most significant first
+    for (size_t i = bits.size(); i-- > plan.lo + plan.width;) parts.push_back(bit(bits[i]));
+    parts.push_back(x);
+    for (size_t i = plan.lo; i-- > 0;) parts.push_back(bit(bits[i]));
+    return parts.size() == 1 ? parts[0] : b_.concat(std::move(parts));
+  }
+
  private:
+  // Span bit j is bit (lo + j + k) mod w of the base where covered, else 0:
+  // runs of slices and zeros.
+  ValueId aligned(ValueId base, unsigned k, const std::vector<bool>& covered, unsigned lo) {
+    const ValueId v = base_value_(base);
+    const unsigned w = b_.width(v);
+    std::vector<ValueId> parts;  // least significant first
+    for (unsigned j = 0; j < covered.size();) {
+      const unsigned from = (lo + j + k) % w;
+      unsigned n = 1;
+      while (j + n < covered.size() && covered[j + n] == covered[j] && (!covered[j] || from + n < w)) ++n;
+      parts.push_back(covered[j] ? b_.slice(v, from, n) : b_.constant(n, 0));
+      j += n;
+    }
+    std::reverse(parts.begin(), parts.end());
+    return parts.size() == 1 ? parts[0] : b_.concat(std::move(parts));
+  }
+
   ValueId bit(const LinearBit& bit) {
     if (bit.terms.empty()) return b_.constant(1, bit.inverted ? 1 : 0);
     std::vector<ValueId> leaves;
@@ -334,18 +463,6 @@ class BitNetworkBuilder {
   std::function<ValueId(ValueId)> base_value_;
   bool trees_;
 };
-
-constexpr size_t kLutInputs = 4;
-
-// A function of k signals, built from LUT4s: an XOR of k inputs, an inverter
-// (k = 1, inverted), a wire or a constant.
-double function_area(size_t k, bool inverted, Target target) {
-  OpShape s;
-  s.op = k >= 2 ? Op::Xor : Op::Not;
-  s.operands = static_cast<unsigned>(std::max<size_t>(k, 1));
-  if (k >= 2 || (k == 1 && inverted)) return op_cost(target, s).area;
-  return 0;
-}
 
 // The LUT4s a mapper needs for a network as it stands, estimated bit by bit.
 // A bit's XOR stays virtual (folded into its readers' LUTs, copied into each)
@@ -545,21 +662,39 @@ class XorNetworkRewriter : public DfgRewriter {
   ValueId rewrite(ValueId v) override {
     if (!rebuild_[v]) return copy(v);
     BitNetworkBuilder nb(b_, analysis_->bases(), [this](ValueId base) { return map(base); }, options_.balanced_trees);
+    if (auto it = word_.find(v); it != word_.end()) return nb.word(analysis_->bits(v), it->second);
     return nb.value(analysis_->bits(v));
   }
 
  private:
-  // Rebuild the network's roots when that is cheaper and no bit gets deeper than allowed.
+  // Rebuild the network's roots when the LUT mapper would need fewer LUT4s;
+  // when it would need as many, only if the model costs less without more
+  // operations (the network as one wide XOR, or collapsed to wiring); and
+  // never when a bit gets deeper than allowed.
   void decide(Network& net) {
-    if (std::none_of(net.nodes.begin(), net.nodes.end(), [&](ValueId v) { return in_.is_logic(v); })) return;
-    ++stats_.regions;
+    size_t ops_before = 0;
     Cost before;
-    before.luts = LutPacking(in_, *analysis_, options_.target).area(net);
     for (ValueId v : net.nodes)
-      if (in_.is_logic(v)) before.model += op_area(in_, v, options_.target);
-    const Cost after = rebuilt_cost(*analysis_, net, options_.target);
-    if (!(after < before)) return;
-    if (too_deep(net)) {
+      if (in_.is_logic(v)) {
+        before.model += op_area(in_, v, options_.target);
+        ++ops_before;
+      }
+    if (ops_before == 0) return;
+    ++stats_.regions;
+    before.luts = LutPacking(in_, *analysis_, options_.target).area(net);
+    Cost after = rebuilt_cost(*analysis_, net, options_.target);
+    after.model = 0;
+    size_t ops_after = 0;
+    std::map<ValueId, WordPlan> words;
+    for (ValueId r : net.roots) {
+      const FormCost c = choose_form(r, words);
+      after.model += c.model;
+      ops_after += c.ops;
+    }
+    const bool cheaper = after.luts < before.luts || (after.luts == before.luts && after.model < before.model &&
+                                                      ops_after <= ops_before);
+    if (!cheaper) return;
+    if (too_deep(net, words)) {
       ++stats_.too_deep;
       return;
     }
@@ -571,12 +706,38 @@ class XorNetworkRewriter : public DfgRewriter {
     stats_.area_before += before.luts;
     stats_.area_after += after.luts;
     for (ValueId r : net.roots) rebuild_[r] = true;
+    word_.merge(words);
   }
 
-  bool too_deep(const Network& net) const {
-    for (ValueId r : net.roots)
+  // One wide XOR where the model finds it no dearer than the bits apart and
+  // it is no deeper than allowed (it is what the source wrote, unfragmented).
+  FormCost choose_form(ValueId root, std::map<ValueId, WordPlan>& words) const {
+    const LinearValue& bits = analysis_->bits(root);
+    const FormCost apart = bits_form_cost(bits, options_.target);
+    const auto plan = word_plan(in_, analysis_->bases(), bits);
+    if (!plan || plan->width == 1) return apart;  // one bit: the bits apart (as a tree, if asked)
+    const FormCost whole = plan->cost(options_.target);
+    if (whole.model > apart.model || word_too_deep(bits, *plan)) return apart;
+    words.emplace(root, *plan);
+    return whole;
+  }
+
+  bool deeper_than_allowed(const LinearBit& bit, unsigned levels) const {
+    return !bit.reduced && levels > bit.levels + options_.extra_levels;
+  }
+
+  bool word_too_deep(const LinearValue& bits, const WordPlan& plan) const {
+    for (unsigned j = 0; j < plan.width; ++j)
+      if (deeper_than_allowed(bits[plan.lo + j], plan.levels())) return true;
+    return false;
+  }
+
+  bool too_deep(const Network& net, const std::map<ValueId, WordPlan>& words) const {
+    for (ValueId r : net.roots) {
+      if (words.count(r)) continue;  // checked when chosen
       for (const LinearBit& bit : analysis_->bits(r))
-        if (!bit.reduced && rebuilt_levels(bit) > bit.levels + options_.extra_levels) return true;
+        if (deeper_than_allowed(bit, rebuilt_levels(bit))) return true;
+    }
     return false;
   }
 
@@ -598,6 +759,7 @@ class XorNetworkRewriter : public DfgRewriter {
   XorNetworkStats& stats_;
   std::optional<LinearAnalysis> analysis_;
   std::vector<bool> rebuild_;
+  std::map<ValueId, WordPlan> word_;  // roots rebuilt as one wide XOR
 };
 
 }  // namespace
