@@ -374,6 +374,7 @@ TEST_CASE("the xorshift anchor: lo's bits XOR two or three bits of x, par one XO
     CHECK(stats.rebuilt == 1);
     CHECK(stats.area_after == 15);
     CHECK(stats.area_before > 15);
+    if (!trees) MESSAGE("xorshift anchor: mapper estimate " << stats.area_before << " -> " << stats.area_after << " LUT4s");
     const ValueId x = after.inputs[0].value;
     for (unsigned i = 0; i < 64; ++i) {
       CAPTURE(i);
