@@ -727,8 +727,10 @@ class XorNetworkRewriter : public DfgRewriter {
   }
 
   bool word_too_deep(const LinearValue& bits, const WordPlan& plan) const {
-    for (unsigned j = 0; j < plan.width; ++j)
-      if (deeper_than_allowed(bits[plan.lo + j], plan.levels())) return true;
+    for (unsigned j = 0; j < plan.width; ++j) {
+      const LinearBit& bit = bits[plan.lo + j];
+      if (!bit.terms.empty() && deeper_than_allowed(bit, plan.levels())) return true;  // a constant bit folds
+    }
     return false;
   }
 
