@@ -706,6 +706,8 @@ class XorNetworkRewriter : public DfgRewriter {
     stats_.area_before += before.luts;
     stats_.area_after += after.luts;
     for (ValueId r : net.roots) rebuild_[r] = true;
+    stats_.wide_roots += words.size();
+    stats_.bit_roots += net.roots.size() - words.size();
     word_.merge(words);
   }
 

@@ -32,6 +32,8 @@ struct XorNetworkStats {
   size_t rebuilt = 0;         // of them, rebuilt
   size_t too_deep = 0;        // cheaper, but kept for the level bound
   size_t held = 0;            // cheaper, but kept: an FSM register would hold more bits
+  size_t wide_roots = 0;      // roots rebuilt as one wide XOR
+  size_t bit_roots = 0;       // roots rebuilt bit by bit
   double area_before = 0;     // LUT4s a mapper needs for the rebuilt regions as they stood (estimated)
   double area_after = 0;      // and for what replaced them
 };

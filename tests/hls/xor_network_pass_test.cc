@@ -556,7 +556,7 @@ TEST_CASE("random graphs keep their outputs and never grow") {
 }
 
 TEST_CASE("random linear graphs, flat and as trees, loop-free and in a loop, keep their outputs") {
-  size_t rebuilt = 0, regions = 0;
+  size_t rebuilt = 0, regions = 0, wide = 0, apart = 0;
   double before = 0, after_area[2] = {0, 0};
   for (bool loop : {false, true})
     for (bool trees : {false, true})
@@ -575,12 +575,17 @@ TEST_CASE("random linear graphs, flat and as trees, loop-free and in a loop, kee
         CHECK(live_logic_area(after) <= live_logic_area(cleanup(g)));
         rebuilt += stats.rebuilt;
         regions += stats.regions;
+        wide += stats.wide_roots;
+        apart += stats.bit_roots;
         if (!trees) before += live_logic_area(cleanup(g));
         after_area[trees] += live_logic_area(after);
       }
   MESSAGE("random linear graphs: " << rebuilt << " of " << regions << " regions rebuilt, " << before << " -> "
-                                   << after_area[0] << " LUT4s, as trees " << after_area[1]);
-  CHECK(rebuilt > 100);  // the generator does exercise the rebuild
+                                   << after_area[0] << " LUT4s, as trees " << after_area[1] << "; roots as one XOR "
+                                   << wide << ", bit by bit " << apart);
+  CHECK(rebuilt > 100);  // the generator does exercise the rebuild, in both forms
+  CHECK(wide > 100);
+  CHECK(apart > 100);
 }
 
 TEST_CASE("the harness catches a planted fault") {
