@@ -6,6 +6,7 @@
 #include "hls/divmod_const_pass.h"
 #include "hls/mul_const_pass.h"
 #include "hls/narrow_pass.h"
+#include "hls/xor_network_pass.h"
 
 namespace polydat::hls {
 
@@ -22,6 +23,9 @@ PassOptions pass_options(const HlsOptions& options, DesignKind kind, double cloc
 Dfg optimize_dfg(const Dfg& g, const PassOptions& options) {
   Dfg d = divmod_const_pass(cleanup(g));
   d = narrow_pass(d);  // before lowering: multipliers and adders are built at the widths values need
+  XorNetworkOptions xor_options;
+  xor_options.target = options.target;
+  d = xor_network_pass(d, xor_options);
   const CarryCuts cuts = carry_cuts(options.target, options.clock_ns);
   d = mul_const_pass(d, cuts);
   d = narrow_pass(d);  // the adder trees' partial sums
