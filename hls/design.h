@@ -85,7 +85,9 @@ struct Design {
   uint32_t stages = 0;
   std::vector<uint32_t> last_use;  // pipeline: per value, the last stage reading it (stages for outputs)
 
-  // FSM: control steps before the loop, per loop iteration, after it; states and transitions.
+  // FSM: control steps before the loop, per loop iteration, after it; states
+  // and transitions. A loop-free FSM (a kernel with an iterative unit) has
+  // pre steps only.
   uint32_t pre_steps = 0, loop_steps = 0, post_steps = 0;
   std::vector<FsmState> states;
   std::vector<FsmTransition> transitions;
@@ -98,8 +100,11 @@ struct Design {
   uint32_t done_state() const { return 1 + pre_steps + loop_steps + post_steps; }
   // The state whose end loads the loop state (the last pre-loop state, or idle).
   uint32_t entry_state() const { return pre_steps ? pre_state(pre_steps - 1) : idle_state(); }
-  // The state whose end latches the outputs (the last post-loop state, or the last loop state).
-  uint32_t finish_state() const { return post_steps ? post_state(post_steps - 1) : loop_state(loop_steps - 1); }
+  // The state whose end latches the outputs (the last post-loop state, or the last loop state, or the last pre state).
+  uint32_t finish_state() const {
+    if (post_steps) return post_state(post_steps - 1);
+    return loop_steps ? loop_state(loop_steps - 1) : pre_state(pre_steps - 1);
+  }
 
   // Latency in cycles from accepting an input to its result: pipelines
   // `stages`; FSMs 1 + pre + loop * (iterations + 1) + post.
@@ -110,6 +115,10 @@ struct Design {
 
   // A multiplication bound to a DSP block.
   bool is_dsp(ValueId v) const;
+  // A division or remainder computed by an iterative unit (one quotient bit per
+  // cycle): it takes `multi_cycles(v)` steps from the step it starts in.
+  bool is_iterative(ValueId v) const;
+  uint32_t multi_cycles(ValueId v) const;
   // The library's cost of operation v as this design builds it.
   OpCost cost(ValueId v) const;
   // The values operation v reads, seen through wiring (the operations,

@@ -299,9 +299,9 @@ class Narrower : public DfgRewriter {
     const ValueFacts& fc = facts_of(v, 1);
     if (!n.sgn || (sign_known_zero(fa) && sign_known_zero(fc))) {
       const unsigned m = std::max({fa.significant_bits(), fc.significant_bits(), 1u});
-      if (m < n.width && (n.op == Op::Mod || fc.lo >= 1)) return b().op(n.op, m, {low(in(v, 0), m), low(in(v, 1), m)});
+      if (m < n.width && (n.op == Op::Mod || fc.lo >= 1)) return b().op(n.op, m, {low(in(v, 0), m), low(in(v, 1), m)}, false, n.param);
     }
-    return b().op(n.op, n.width, {in(v, 0), in(v, 1)}, n.sgn);
+    return b().op(n.op, n.width, {in(v, 0), in(v, 1)}, n.sgn, n.param);
   }
 
   // A logical shift right of a value known below 2^m is one at m bits.

@@ -3,6 +3,7 @@
 #include "hls/adder_split_pass.h"
 #include "hls/design.h"
 #include "hls/dfg_rewrite.h"
+#include "hls/div_var_pass.h"
 #include "hls/divmod_const_pass.h"
 #include "hls/mul_const_pass.h"
 #include "hls/narrow_pass.h"
@@ -26,6 +27,7 @@ Dfg optimize_dfg(const Dfg& g, const PassOptions& options) {
   XorNetworkOptions xor_options;
   xor_options.target = options.target;
   d = xor_network_pass(d, xor_options);
+  d = div_var_pass(d, div_var_options(options.kind));
   const CarryCuts cuts = carry_cuts(options.target, options.clock_ns);
   d = mul_const_pass(d, cuts);
   d = narrow_pass(d);  // the adder trees' partial sums

@@ -20,25 +20,36 @@ std::vector<std::vector<uint32_t>> successors(const SchedulingProblem& p) {
   return succ;
 }
 
+// The first step an operation may read predecessor q's result in, and the time there.
+std::pair<uint32_t, double> ready(const SchedulingProblem& p, const Schedule& s, uint32_t q) {
+  if (p.ops[q].cycles > 0) return {s.step[q] + p.ops[q].cycles, 0.0};
+  return {s.step[q], s.finish(p, q) + p.ops[q].out_ns};
+}
+
 // The earliest (step, start) an operation can take given where its inputs are:
 // chained after the inputs of their last step if it still fits the period;
 // an operation longer than the period never chains (it starts a step).
 std::pair<uint32_t, double> earliest(const SchedulingProblem& p, const Schedule& s, uint32_t i) {
   if (p.ops[i].preds.empty()) return {0, 0.0};
   uint32_t step = 0;
-  for (uint32_t q : p.ops[i].preds) step = std::max(step, s.step[q]);
+  for (uint32_t q : p.ops[i].preds) step = std::max(step, ready(p, s, q).first);
   double start = 0;
   bool chained = false;
-  for (uint32_t q : p.ops[i].preds)
-    if (s.step[q] == step) {
-      start = std::max(start, s.finish(p, q) + p.ops[q].out_ns);
+  for (uint32_t q : p.ops[i].preds) {
+    const auto [at, t] = ready(p, s, q);
+    if (at == step && p.ops[q].cycles == 0) {
+      start = std::max(start, t);
       chained = true;
     }
+  }
   if (chained) start += p.ops[i].chain_ns;
   const double delay = p.ops[i].delay_ns;
   if (delay > p.period_ns + kEps || start + delay > p.period_ns + kEps) return {step + 1, 0.0};
   return {step, start};
 }
+
+// Steps in which operation i holds its resource.
+uint32_t held_steps(const SchedOp& o) { return std::max<uint32_t>(1, o.cycles); }
 }  // namespace
 
 std::vector<std::string> SchedulingProblem::check() const {
@@ -70,6 +81,11 @@ std::vector<std::string> verify(const SchedulingProblem& p, const Schedule& s) {
     if (s.start_ns[i] < -kEps) problems.push_back(op_text(i) + " starts before its step");
     bool chained = false;
     for (uint32_t q : o.preds) {
+      if (p.ops[q].cycles > 0) {
+        if (s.step[i] < s.step[q] + p.ops[q].cycles)
+          problems.push_back(op_text(i) + " reads the multi-cycle " + op_text(q) + " before its result is ready");
+        continue;
+      }
       if (s.step[q] > s.step[i]) problems.push_back(op_text(i) + " runs before its input " + op_text(q));
       if (s.step[q] == s.step[i]) {
         chained = true;
@@ -82,11 +98,15 @@ std::vector<std::string> verify(const SchedulingProblem& p, const Schedule& s) {
     if (!within && !alone_long) problems.push_back(op_text(i) + " ends after the clock period");
     if (o.resource >= 0 && static_cast<size_t>(o.resource) < use.size()) {
       auto& u = use[static_cast<size_t>(o.resource)];
-      if (u.size() <= s.step[i]) u.resize(s.step[i] + 1, 0);
-      if (++u[s.step[i]] > p.limits[static_cast<size_t>(o.resource)])
-        problems.push_back("step " + std::to_string(s.step[i]) + " uses resource " + std::to_string(o.resource) +
-                           " more than " + std::to_string(p.limits[static_cast<size_t>(o.resource)]) + " times");
+      for (uint32_t k = s.step[i]; k < s.step[i] + held_steps(o); ++k) {
+        if (u.size() <= k) u.resize(k + 1, 0);
+        if (++u[k] > p.limits[static_cast<size_t>(o.resource)])
+          problems.push_back("step " + std::to_string(k) + " uses resource " + std::to_string(o.resource) +
+                             " more than " + std::to_string(p.limits[static_cast<size_t>(o.resource)]) + " times");
+      }
     }
+    if (o.cycles > 0 && s.step[i] + o.cycles > s.length)
+      problems.push_back(op_text(i) + " is still running after the schedule's last step");
   }
   return problems;
 }
@@ -97,7 +117,7 @@ Schedule asap(const SchedulingProblem& p) {
   s.start_ns.assign(p.ops.size(), 0);
   for (uint32_t i = 0; i < p.ops.size(); ++i) {
     std::tie(s.step[i], s.start_ns[i]) = earliest(p, s, i);
-    s.length = std::max(s.length, s.step[i] + 1);
+    s.length = std::max(s.length, s.step[i] + held_steps(p.ops[i]));
   }
   return s;
 }
@@ -136,8 +156,9 @@ Schedule list_schedule(const SchedulingProblem& p) {
   for (uint32_t i = 0; i < n; ++i)
     if (waiting[i] == 0) ready.emplace(priority[i], i);
   uint32_t done = 0;
+  std::vector<std::vector<uint32_t>> used(p.limits.size());  // per resource, per step
+  auto in_use = [&](size_t r, uint32_t k) { return k < used[r].size() ? used[r][k] : 0u; };
   for (uint32_t step = 0; done < n; ++step) {
-    std::vector<uint32_t> used(p.limits.size(), 0);
     // Passes until nothing more fits this step (scheduling one may let a successor chain in).
     for (bool progress = true; progress;) {
       progress = false;
@@ -145,14 +166,22 @@ Schedule list_schedule(const SchedulingProblem& p) {
         const uint32_t i = it->second;
         auto [min_step, start] = earliest(p, s, i);
         const int r = p.ops[i].resource;
-        const bool room = r < 0 || used[static_cast<size_t>(r)] < p.limits[static_cast<size_t>(r)];
+        bool room = true;
+        for (uint32_t k = step; r >= 0 && k < step + held_steps(p.ops[i]); ++k)
+          room = room && in_use(static_cast<size_t>(r), k) < p.limits[static_cast<size_t>(r)];
         if (min_step > step || !room) {
           ++it;
           continue;
         }
         s.step[i] = step;
         s.start_ns[i] = min_step == step ? start : 0;  // chained after inputs of this step, else at its start
-        if (r >= 0) ++used[static_cast<size_t>(r)];
+        if (r >= 0)
+          for (uint32_t k = step; k < step + held_steps(p.ops[i]); ++k) {
+            auto& u = used[static_cast<size_t>(r)];
+            if (u.size() <= k) u.resize(k + 1, 0);
+            ++u[k];
+          }
+        s.length = std::max(s.length, step + held_steps(p.ops[i]));
         ++done;
         it = ready.erase(it);
         for (uint32_t q : succ[i])
@@ -160,7 +189,7 @@ Schedule list_schedule(const SchedulingProblem& p) {
         progress = true;
       }
     }
-    s.length = step + 1;
+    s.length = std::max(s.length, step + 1);
   }
   return s;
 }

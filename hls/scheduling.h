@@ -15,6 +15,11 @@ struct SchedOp {
   double chain_ns = 0;          // added before it when it reads a result of its own step (routing between chained operators)
   double out_ns = 0;            // added after it for an operation of its own step that reads it (routing out of it)
   int resource = -1;            // index into the problem's limits, or -1 for unlimited
+  // A multi-cycle operation (cycles > 0): it samples its operands at the end
+  // of its step (so it may chain after them, taking no time there) and its
+  // result can be read from step + cycles on, from the step's start; it holds
+  // its resource in each of steps step .. step + cycles - 1.
+  uint32_t cycles = 0;
 };
 
 struct SchedulingProblem {
@@ -38,7 +43,8 @@ struct Schedule {
 
 // Why the schedule does not solve the problem (empty when it does):
 // dependences respected (a predecessor in an earlier step, or in the same
-// step finishing, plus its out_ns and the operation's chain_ns, before the start), every chain within the period (an
+// step finishing, plus its out_ns and the operation's chain_ns, before the start; a
+// multi-cycle predecessor `cycles` steps or more before), every chain within the period (an
 // operation longer than the period starts a step and nothing chains after
 // it), resource limits respected in every step.
 std::vector<std::string> verify(const SchedulingProblem& p, const Schedule& s);

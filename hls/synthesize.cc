@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <bit>
 #include <map>
+#include <tuple>
 
 #include "hls/design.h"
 #include "hls/dfg_eval.h"
@@ -34,7 +35,22 @@ bool Design::is_dsp(ValueId v) const {
   return n.is_op() && n.op == Op::Mul && n.param == 1;
 }
 
-OpCost Design::cost(ValueId v) const { return op_cost(target, shape_of(dfg, v, is_dsp(v))); }
+bool Design::is_iterative(ValueId v) const {
+  const Node& n = dfg.nodes[v];
+  return n.is_op() && (n.op == Op::Div || n.op == Op::Mod) && n.param == 1;
+}
+
+// Operands latched at the end of the start step, one quotient bit per cycle
+// after it, the result readable the step after the last.
+uint32_t Design::multi_cycles(ValueId v) const { return is_iterative(v) ? dfg.nodes[v].width + 1 : 0; }
+
+OpCost Design::cost(ValueId v) const {
+  if (is_iterative(v)) {  // a subtractor of the width, its registers, the step counter; no delay in its start step
+    const double w = dfg.nodes[v].width;
+    return OpCost{UnitClass::Div, 0, 4 * w + 8, w + 2, 0, 0};
+  }
+  return op_cost(target, shape_of(dfg, v, is_dsp(v)));
+}
 
 std::vector<ValueId> Design::reads(ValueId v) const {
   std::vector<ValueId> out;
@@ -78,7 +94,7 @@ class Synthesizer {
       pipeline_registers();
     } else {
       d_.pre_steps = length[Region::Pre];
-      d_.loop_steps = std::max(1u, length[Region::Loop]);
+      d_.loop_steps = g.loop ? std::max(1u, length[Region::Loop]) : 0;
       d_.post_steps = length[Region::Post];
       for (ValueId v : blocks[Region::Pre]) d_.place[v].step = d_.pre_state(d_.place[v].step);
       for (ValueId v : blocks[Region::Loop]) d_.place[v].step = d_.loop_state(d_.place[v].step);
@@ -90,6 +106,7 @@ class Synthesizer {
     double latest = 0;
     for (ValueId v = 0; v < g.nodes.size(); ++v)
       if (scheduled(v)) latest = std::max(latest, d_.place[v].finish_ns);
+    (void)g;
     d_.critical_path_ns = latest + register_overhead_ns(d_.target) + routing_margin_ns(d_.target);
     return std::nullopt;
   }
@@ -118,6 +135,7 @@ class Synthesizer {
       o.delay_ns = c.delay_ns;
       o.chain_ns = c.chain_ns;
       o.out_ns = c.out_ns;
+      o.cycles = d_.multi_cycles(v);
       if (limit_mul && shared_multiplier(v)) o.resource = 0;
       for (ValueId src : d_.reads(v))
         if (auto it = index.find(src); it != index.end()) o.preds.push_back(it->second);
@@ -140,10 +158,19 @@ class Synthesizer {
     const Dfg& g = d_.dfg;
     std::map<uint32_t, uint32_t> muls_in_state;  // state -> how many multipliers it has taken
     std::vector<int> shared_mul;                 // k-th multiplier -> unit
+    std::map<std::tuple<ValueId, ValueId, uint32_t>, int> dividers;  // (dividend, divisor, step) -> iterative unit
     for (ValueId v = 0; v < g.nodes.size(); ++v) {
       if (!scheduled(v)) continue;
       const OpCost c = d_.cost(v);
       const Node& n = g.nodes[v];
+      if (d_.is_iterative(v)) {  // a quotient and a remainder of the same operands, started together: one unit
+        const auto key = std::make_tuple(n.operands[0], n.operands[1], d_.place[v].step);
+        auto [it, fresh] = dividers.emplace(key, static_cast<int>(d_.units.size()));
+        if (fresh) d_.units.push_back(FunctionalUnit{c.unit, n.op, n.width, c.area, {}});
+        d_.units[static_cast<size_t>(it->second)].ops.push_back(v);
+        d_.place[v].unit = it->second;
+        continue;
+      }
       const unsigned w = shape_of(g, v, false).operand_width > n.width && n.op != Op::Mul
                              ? shape_of(g, v, false).operand_width
                              : n.width;
@@ -213,6 +240,11 @@ class Synthesizer {
     auto go = [&](uint32_t from, uint32_t to, Cond c) { d_.transitions.push_back(FsmTransition{from, to, c}); };
     go(d_.idle_state(), d_.pre_steps ? d_.pre_state(0) : d_.loop_state(0), Cond::InValid);
     for (uint32_t k = 0; k + 1 < d_.pre_steps; ++k) go(d_.pre_state(k), d_.pre_state(k + 1), Cond::Always);
+    if (!d_.dfg.loop) {  // loop-free: the last pre state finishes
+      go(d_.pre_state(d_.pre_steps - 1), d_.done_state(), Cond::Always);
+      go(d_.done_state(), d_.idle_state(), Cond::OutReady);
+      return;
+    }
     if (d_.pre_steps) go(d_.pre_state(d_.pre_steps - 1), d_.loop_state(0), Cond::Always);
     for (uint32_t k = 0; k + 1 < d_.loop_steps; ++k) go(d_.loop_state(k), d_.loop_state(k + 1), Cond::Always);
     const uint32_t last_loop = d_.loop_state(d_.loop_steps - 1);
@@ -221,6 +253,37 @@ class Synthesizer {
     for (uint32_t k = 0; k + 1 < d_.post_steps; ++k) go(d_.post_state(k), d_.post_state(k + 1), Cond::Always);
     if (d_.post_steps) go(d_.post_state(d_.post_steps - 1), d_.done_state(), Cond::Always);
     go(d_.done_state(), d_.idle_state(), Cond::OutReady);
+  }
+
+  // The loop's reads: its initial values at entry, its next state and guard in
+  // its last state; a value from before the loop that the loop reads stays
+  // until the loop's last state.
+  template <class Use>
+  void loop_lifetimes(const std::vector<uint32_t>& def, std::vector<uint32_t>& end, const std::vector<bool>& wanted,
+                      const Use& use) {
+    const Dfg& g = d_.dfg;
+    const size_t n = g.nodes.size();
+    const uint32_t last_loop = d_.loop_state(d_.loop_steps - 1);
+    for (ValueId v : g.loop->init) use(v, d_.entry_state());
+    for (ValueId v : g.loop->next) use(v, last_loop);
+    use(g.loop->cond, last_loop);
+    std::vector<bool> read_by_loop(n, false);
+    auto loop_reads = [&](ValueId through) {
+      for (ValueId v : through_wiring(g, through)) read_by_loop[v] = true;
+    };
+    for (ValueId u = 0; u < n; ++u)
+      if (scheduled(u) && g.nodes[u].region == Region::Loop)
+        for (ValueId o : g.nodes[u].operands) loop_reads(o);
+    for (ValueId v : g.loop->next) loop_reads(v);
+    loop_reads(g.loop->cond);
+    // It must also survive the writes of the loop's last state, which happen
+    // every iteration: its lifetime ends one state later, so nothing written
+    // inside the loop can share its register.
+    (void)def;
+    for (ValueId v = 0; v < n; ++v) {
+      const bool before_loop = g.nodes[v].kind == NodeKind::Input || g.nodes[v].region == Region::Pre;
+      if (wanted[v] && before_loop && read_by_loop[v]) end[v] = std::max(end[v], last_loop + 1);
+    }
   }
 
   // Values read in a later state than the one computing them need a register;
@@ -242,28 +305,11 @@ class Synthesizer {
       def[v] = d_.place[v].step;
       for (ValueId o : g.nodes[v].operands) use(o, d_.place[v].step);
     }
-    const uint32_t last_loop = d_.loop_state(d_.loop_steps - 1);
-    for (ValueId v : g.loop->init) use(v, d_.entry_state());
-    for (ValueId v : g.loop->next) use(v, last_loop);
-    use(g.loop->cond, last_loop);
     for (const DfgPort& o : g.outputs) use(o.value, d_.finish_state());
-    // A value from before the loop that the loop reads stays until the loop's last state.
-    std::vector<bool> read_by_loop(n, false);
-    auto loop_reads = [&](ValueId through) {
-      for (ValueId v : through_wiring(g, through)) read_by_loop[v] = true;
-    };
-    for (ValueId u = 0; u < n; ++u)
-      if (scheduled(u) && g.nodes[u].region == Region::Loop)
-        for (ValueId o : g.nodes[u].operands) loop_reads(o);
-    for (ValueId v : g.loop->next) loop_reads(v);
-    loop_reads(g.loop->cond);
-    // It must also survive the writes of the loop's last state, which happen
-    // every iteration: its lifetime ends one state later, so nothing written
-    // inside the loop can share its register.
-    for (ValueId v = 0; v < n; ++v) {
-      const bool before_loop = g.nodes[v].kind == NodeKind::Input || g.nodes[v].region == Region::Pre;
-      if (wanted[v] && before_loop && read_by_loop[v]) end[v] = std::max(end[v], last_loop + 1);
-    }
+    if (g.loop) loop_lifetimes(def, end, wanted, use);
+    // An iterative unit holds its results in its own registers.
+    for (ValueId v = 0; v < n; ++v)
+      if (d_.is_iterative(v)) wanted[v] = false;
     struct Life {
       ValueId v;
       uint32_t from, to;
@@ -315,6 +361,10 @@ ir::Expected<Design, HlsError> synthesize(const ir::CategoryIr& ir, ir::FuncId f
   d.dfg = optimize_dfg(*dfg, pass_options(options, d.kind, d.clock_ns));
   if (auto problems = check_dfg(d.dfg); !problems.empty())
     return HlsError{"internal", "the HLS passes broke the graph: " + problems.front(), {}};
+  // An iterative unit cannot take a new input every cycle: the design is a loop-free FSM.
+  const auto live = d.dfg.live();
+  for (ValueId v = 0; v < d.dfg.nodes.size(); ++v)
+    if (live[v] && d.is_iterative(v)) d.kind = DesignKind::Fsm;
   if (auto err = Synthesizer(d, options).run()) return *err;
   return d;
 }

@@ -101,6 +101,10 @@ class Emitter {
     if (d_.kind == DesignKind::Pipeline) {
       line(fmt::format("// pipeline: {} stage{}, latency {} cycles, initiation interval 1", d_.stages,
                        d_.stages == 1 ? "" : "s", d_.stages));
+    } else if (!g_.loop) {
+      line(fmt::format("// FSM without a loop: {} state(s) between idle and done (iterative units); latency {} cycles",
+                       d_.pre_steps, d_.latency(0)));
+      line("//   a new input is accepted when the FSM is idle");
     } else {
       line(fmt::format("// FSM: {} state(s) before the loop, {} per iteration, {} after; latency 1 + {} + {}*(t+1) + {}",
                        d_.pre_steps, d_.loop_steps, d_.post_steps, d_.pre_steps, d_.loop_steps, d_.post_steps));
@@ -189,6 +193,15 @@ class Emitter {
       if (scheduled(v)) line("  logic " + range(width(v)) + wire(v) + ";");
     for (const auto& [key, name] : wiring_names_) line("  logic " + range(width(key.second)) + name + ";");
     for (const hls::Register& r : d_.registers) line("  logic " + range(r.width) + r.name + ";");
+    for (size_t u = 0; u < d_.units.size(); ++u) {
+      if (d_.units[u].ops.empty() || !d_.is_iterative(d_.units[u].ops[0])) continue;
+      const unsigned w = width(d_.units[u].ops[0]);
+      const std::string p = iterative_name(static_cast<int>(u));
+      for (const char* r : {"_q", "_r", "_n", "_d"}) line("  logic " + range(w) + p + r + ";");
+      line("  logic " + range(log2_exact(w + 1) + 1) + p + "_count;");
+      line("  logic " + range(w + 1) + p + "_shift;");
+      line("  logic " + range(w + 2) + p + "_trial;");
+    }
     if (d_.kind == DesignKind::Pipeline) {
       for (uint32_t k = 0; k < d_.stages; ++k) line(fmt::format("  logic valid_{};", k));
       line("  logic stall;");
@@ -213,6 +226,7 @@ class Emitter {
         return registered(v, at);
       case NodeKind::Op:
         if (hls::is_wiring(n.op)) return wiring(v, at);
+        if (d_.is_iterative(v)) return iterative_name(d_.place[v].unit) + (n.op == Op::Div ? "_q" : "_r");
         if (d_.place[v].step == at) return wire(v);
         return registered(v, at);
     }
@@ -319,8 +333,49 @@ class Emitter {
 
   void datapath() {
     for (ValueId v = 0; v < g_.nodes.size(); ++v)
-      if (scheduled(v)) line("  assign " + wire(v) + " = " + expression(v) + ";");
+      if (scheduled(v) && !d_.is_iterative(v)) line("  assign " + wire(v) + " = " + expression(v) + ";");
+    for (size_t u = 0; u < d_.units.size(); ++u)
+      if (!d_.units[u].ops.empty() && d_.is_iterative(d_.units[u].ops[0])) iterative_divider(static_cast<int>(u));
   }
+
+  static std::string iterative_name(int unit) { return "it" + std::to_string(unit); }
+
+  // An unsigned restoring divider: the operands are latched at the end of its
+  // start state, then one quotient bit per cycle for w cycles; x / 0 gives all
+  // ones and x % 0 gives x, as RISC-V asks.
+  void iterative_divider(int unit) {
+    const hls::FunctionalUnit& fu = d_.units[static_cast<size_t>(unit)];
+    const ValueId v = fu.ops[0];
+    const unsigned w = width(v);
+    const uint32_t start = d_.place[v].step;
+    const std::string p = iterative_name(unit);
+    const unsigned cw = log2_exact(w + 1) + 1;
+    const std::string a = signal(node(v).operands[0], start), b = signal(node(v).operands[1], start);
+    line(fmt::format("  // {}: {}-bit a / b and a % b, one quotient bit per cycle after state {}", p, w,
+                     d_.states[start].name));
+    line(fmt::format("  assign {}_shift = {{{}_r, {}}};", p, p, w == 1 ? p + "_n" : fmt::format("{}_n[{}]", p, w - 1)));
+    line(fmt::format("  assign {}_trial = {{1'b0, {}_shift}} - {{2'b0, {}_d}};", p, p, p));
+    line("  always_ff @(posedge clk) begin");
+    line("    if (rst) begin");
+    for (const char* r : {"_q", "_r", "_n", "_d", "_count"}) line(fmt::format("      {}{} <= '0;", p, r));
+    line(fmt::format("    end else if (state == S_{}) begin", d_.states[start].name));
+    line(fmt::format("      {}_q <= '0;", p));
+    line(fmt::format("      {}_r <= '0;", p));
+    line(fmt::format("      {}_n <= {};", p, a));
+    line(fmt::format("      {}_d <= {};", p, b));
+    line(fmt::format("      {}_count <= {};", p, literal(cw, w)));
+    line(fmt::format("    end else if ({}_count != '0) begin", p));
+    line(fmt::format("      {}_count <= {}_count - {};", p, p, literal(cw, 1)));
+    line(w == 1 ? fmt::format("      {}_n <= 1'b0;", p) : fmt::format("      {}_n <= {{{}_n[{}:0], 1'b0}};", p, p, w - 2));
+    const std::string bit = fmt::format("{}_trial[{}]", p, w + 1);
+    line(fmt::format("      {}_r <= {} ? {}_shift[{}] : {}_trial[{}];", p, bit, p, range_index(w), p, range_index(w)));
+    line(w == 1 ? fmt::format("      {}_q <= !{};", p, bit) : fmt::format("      {}_q <= {{{}_q[{}:0], !{}}};", p, p, w - 2, bit));
+    line("    end");
+    line("  end");
+  }
+
+  // "[w-1:0]" or "[0]".
+  static std::string range_index(unsigned w) { return w == 1 ? "0" : fmt::format("{}:0", w - 1); }
 
   std::string expression(ValueId v) {
     const hls::Node& n = node(v);
@@ -494,9 +549,10 @@ class Emitter {
 
   void state_body(uint32_t s, bool idle, bool done) {
     const std::string in = "          ";
-    const auto& loop = *g_.loop;
+    const hls::DfgLoop* loop = g_.loop ? &*g_.loop : nullptr;
     auto load_state = [&](const std::vector<ValueId>& from, const std::string& pad) {
-      for (size_t i = 0; i < loop.state.size(); ++i) line(pad + state_reg(loop.state[i]) + " <= " + signal(from[i], s) + ";");
+      for (size_t i = 0; i < loop->state.size(); ++i)
+        line(pad + state_reg(loop->state[i]) + " <= " + signal(from[i], s) + ";");
     };
     auto latch_outputs = [&](const std::string& pad) {
       for (size_t i = 0; i < g_.outputs.size(); ++i)
@@ -509,16 +565,16 @@ class Emitter {
     if (idle) {
       line(in + "if (in_valid) begin");
       for (const std::string& l : latches(s)) line(in + "  " + l);
-      if (s == d_.entry_state()) load_state(loop.init, in + "  ");
+      if (loop && s == d_.entry_state()) load_state(loop->init, in + "  ");
       line(in + "  state <= S_" + d_.states[next_state(s)].name + ";");
       line(in + "end");
       return;
     }
     for (const std::string& l : latches(s)) line(in + l);
-    if (s == d_.entry_state()) load_state(loop.init, in);
-    if (s == d_.loop_state(d_.loop_steps - 1)) {
-      line(in + "if (" + signal(loop.cond, s) + ") begin");
-      load_state(loop.next, in + "  ");
+    if (loop && s == d_.entry_state()) load_state(loop->init, in);
+    if (loop && s == d_.loop_state(d_.loop_steps - 1)) {
+      line(in + "if (" + signal(loop->cond, s) + ") begin");
+      load_state(loop->next, in + "  ");
       line(in + "  state <= S_" + d_.states[d_.loop_state(0)].name + ";");
       line(in + "end else begin");
       if (s == d_.finish_state()) latch_outputs(in + "  ");

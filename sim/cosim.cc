@@ -86,10 +86,15 @@ std::string render(const CosimReport& r, const hls::Design& d) {
 std::string expected_post_reset(const hls::Design& d) {
   std::string s = " 1 0";
   for (const hls::DfgPort& o : d.dfg.outputs) {
-    // A pipeline's constant output is a wire to the constant; every other output is a register reset to 0.
-    const hls::Node& n = d.dfg.nodes[o.value];
-    const bool wire = d.kind == hls::DesignKind::Pipeline && n.kind == hls::NodeKind::Constant;
-    s += " " + std::to_string(wire ? n.constant : 0);
+    // An FSM's outputs are registers reset to 0. A pipeline's are wiring over
+    // its last registers (reset to 0) and constants: the constant bits show.
+    uint64_t value = 0;
+    if (d.kind == hls::DesignKind::Pipeline) {
+      const auto bits = hls::bit_sources(d.dfg, o.value);
+      for (size_t i = 0; i < bits.size(); ++i)
+        if (bits[i].value == hls::kConstantBit && bits[i].bit) value |= uint64_t{1} << i;
+    }
+    s += " " + std::to_string(value);
   }
   return s;
 }

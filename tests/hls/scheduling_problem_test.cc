@@ -318,4 +318,37 @@ TEST_CASE("the list schedule puts the least mobile operation first") {
   CHECK(verify(p, l).empty());
 }
 
+TEST_CASE("a multi-cycle operation: its result from step + cycles on, its resource held meanwhile") {
+  // a(5) -> D (4 cycles, 0 ns) -> b(5); c(3) reads a only. D samples a at the end of
+  // step 0 (chained, starting at 5), b reads D in step 0 + 4 = 4 at 0 ns; c chains after a.
+  SchedOp d = op(0, {0});
+  d.cycles = 4;
+  const SchedulingProblem p = problem({op(5), d, op(5, {1}), op(3, {0})}, 12);
+  const Schedule a = asap(p);
+  CHECK(a.step == std::vector<uint32_t>{0, 0, 4, 0});
+  CHECK(a.start_ns == std::vector<double>{0, 5, 0, 5});
+  CHECK(a.length == 5);
+  CHECK(verify(p, a).empty());
+  CHECK(verify(p, list_schedule(p)).empty());
+  CHECK(list_schedule(p).length == 5);
+  // Read a step early: refused.
+  Schedule early = a;
+  early.step[2] = 3;
+  CHECK(mentions(verify(p, early), "before its result is ready"));
+  // Still running after the last step: refused.
+  SchedulingProblem alone = problem({d}, 12);
+  alone.ops[0].preds.clear();
+  Schedule cut = schedule({0}, {0}, 2);
+  CHECK(mentions(verify(alone, cut), "still running"));
+  // Two of them on one unit (limit 1): the second starts when the first has let go.
+  SchedOp u = op(0, {}, 0);
+  u.cycles = 3;
+  const SchedulingProblem shared = problem({u, u}, 12, {1});
+  const Schedule l = list_schedule(shared);
+  CHECK(l.step == std::vector<uint32_t>{0, 3});
+  CHECK(l.length == 6);
+  CHECK(verify(shared, l).empty());
+  CHECK(mentions(verify(shared, schedule({0, 2}, {0, 0}, 5)), "more than 1 times"));
+}
+
 }  // TEST_SUITE
