@@ -130,6 +130,9 @@ struct Design {
 // period less the register-to-register overhead of the target.
 double schedule_period_ns(Target t, double clock_ns);
 
+// Routing added after an operation whose result `readers` operations of its step read.
+double fanout_routing_ns(Target t, uint32_t readers);
+
 // Predicate, DFG, schedule, binding: the whole HLS step for function f.
 // `config_fields[i]` marks field i of the input struct as effectively const.
 ir::Expected<Design, HlsError> synthesize(const ir::CategoryIr& ir, ir::FuncId f, const std::vector<bool>& config_fields,

@@ -147,6 +147,11 @@ ValueId DfgBuilder::simplify(Op op, unsigned w, std::vector<ValueId>& x, bool sg
     case Op::Not: {
       const Node& n = node(x[0]);
       if (n.is_op() && n.op == Op::Not) return n.operands[0];
+      if (n.is_op() && n.op == Op::Concat) {  // part by part: each inversion can merge into the part's producer
+        std::vector<ValueId> parts;
+        for (ValueId part : std::vector<ValueId>(n.operands)) parts.push_back(bnot(part));
+        return concat(std::move(parts));
+      }
       return kNone;
     }
     case Op::And: case Op::Or: case Op::Xor: return simplify_logic(op, w, x);

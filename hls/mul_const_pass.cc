@@ -86,13 +86,22 @@ ValueId lower_constant_multiply(DfgBuilder& b, ValueId x, uint64_t c, unsigned w
     for (uint64_t d = 0; d < (uint64_t{1} << wx); ++d) table.push_back((d * c) & width_mask(w));
     return b.op(Op::Rom, w, {x}, false, 0, table);
   }
+  // The positive and the negative digits' terms summed apart, then P - N as
+  // P + ~N + 1: the inversion lands in the sum LUTs of N's last adders (an
+  // inverted sum is one LUT as well), where ~x on every negative term would
+  // be a LUT level and a register of its own carried through the tree's steps.
   const ValueId xw = b.resize(x, w);
-  bool negative = false;
-  for (const auto& [i, d] : digits) negative = negative || d < 0;
-  const ValueId nx = negative ? b.bnot(xw) : xw;
-  std::vector<Term> terms;
-  for (const auto& [i, d] : digits) terms.push_back(Term{b.shl_const(d > 0 ? xw : nx, i), i, d < 0});
-  return sum_tree(b, std::move(terms), w, cuts);
+  std::vector<Term> positive, negative;
+  for (const auto& [i, d] : digits) (d > 0 ? positive : negative).push_back(Term{b.shl_const(xw, i), i, false});
+  if (negative.empty()) return sum_tree(b, std::move(positive), w, cuts);
+  const unsigned lo = std::min_element(negative.begin(), negative.end(), [](const Term& a, const Term& c) {
+                        return a.tz < c.tz;
+                      })->tz;  // -N is zero below N's lowest term
+  const ValueId n = sum_tree(b, std::move(negative), w, cuts);
+  const ValueId p = positive.empty() ? b.constant(w, 0) : sum_tree(b, std::move(positive), w, cuts);
+  const ValueId not_n = b.bnot(b.slice(n, lo, w - lo));
+  const ValueId hi = aligned_add(b, b.slice(p, lo, w - lo), not_n, b.constant(1, 1), lo, w, cuts);
+  return lo == 0 ? hi : b.concat({hi, b.slice(p, 0, lo)});
 }
 
 namespace {

@@ -72,7 +72,7 @@ double luts_for(unsigned inputs) { return inputs <= 1 ? 1.0 : std::ceil((inputs 
 // is what the operator adds to a register-to-register path (register_overhead_ns).
 // One LUT level alone costs 0 to 1.2 ns (it replaces the LUT a flip-flop is
 // entered through); a level chained behind another costs 2.1 more (`lut2`).
-constexpr double kLutLevel = 1.2, kLutNextLevel = 2.1;
+constexpr double kLutLevel = 1.0, kLutNextLevel = 2.1;
 // A carry chain: 0.34 ns a bit; subtraction and comparison need ~b first (a LUT level).
 constexpr double kCarryPerBit = 0.34;
 
@@ -154,7 +154,7 @@ OpCost op_cost(Target t, const OpShape& s) {
   // the hash pipeline, where the model had said 2.5).
   if (c.unit == UnitClass::Wire) return c;
   const bool lut = c.unit == UnitClass::Logic || c.unit == UnitClass::Equal;
-  c.chain_ns = lut ? 1.7 : 2.5;
+  c.chain_ns = lut ? 2.5 : 2.5;
   c.out_ns = lut ? 0.0 : 3.5;
   return c;
 }

@@ -60,6 +60,7 @@ struct OpCost {
   double carries = 0;  // iCE40: SB_CARRY cells
   double chain_ns = 0;  // routing before it when it is chained after another operator in its step
   double out_ns = 0;    // routing after it when another operator of its step reads it
+  bool merges = false;  // it folds into the LUT of the operator it reads (an inverted sum): no delay, no routing
 };
 
 OpCost op_cost(Target t, const OpShape& s);

@@ -38,11 +38,11 @@ std::pair<uint32_t, double> earliest(const SchedulingProblem& p, const Schedule&
   for (uint32_t q : p.ops[i].preds) {
     const auto [at, t] = ready(p, s, q);
     if (at == step && p.ops[q].cycles == 0) {
-      start = std::max(start, t);
+      start = std::max(start, p.ops[i].merges ? s.finish(p, q) : t);
       chained = true;
     }
   }
-  if (chained) start += p.ops[i].chain_ns;
+  if (chained && !p.ops[i].merges) start += p.ops[i].chain_ns;
   const double delay = p.ops[i].delay_ns;
   if (delay > p.period_ns + kEps || start + delay > p.period_ns + kEps) return {step + 1, 0.0};
   return {step, start};
@@ -89,7 +89,7 @@ std::vector<std::string> verify(const SchedulingProblem& p, const Schedule& s) {
       if (s.step[q] > s.step[i]) problems.push_back(op_text(i) + " runs before its input " + op_text(q));
       if (s.step[q] == s.step[i]) {
         chained = true;
-        if (s.start_ns[i] + kEps < s.finish(p, q) + p.ops[q].out_ns + o.chain_ns)
+        if (s.start_ns[i] + kEps < s.finish(p, q) + (o.merges ? 0.0 : p.ops[q].out_ns + o.chain_ns))
           problems.push_back(op_text(i) + " starts before its chained input " + op_text(q) + " finishes");
       }
     }

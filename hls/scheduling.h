@@ -14,6 +14,7 @@ struct SchedOp {
   double delay_ns = 0;          // combinational delay through it
   double chain_ns = 0;          // added before it when it reads a result of its own step (routing between chained operators)
   double out_ns = 0;            // added after it for an operation of its own step that reads it (routing out of it)
+  bool merges = false;          // folds into its predecessors' logic: chained with no routing (chain_ns and out_ns do not apply)
   int resource = -1;            // index into the problem's limits, or -1 for unlimited
   // A multi-cycle operation (cycles > 0): it samples its operands at the end
   // of its step (so it may chain after them, taking no time there) and its

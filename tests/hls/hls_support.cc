@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -187,6 +188,8 @@ bool constant_at(const Design& d, ValueId v, size_t i) {
 
 OpCost library_cost(const Design& d, ValueId v) {
   const Node& n = d.dfg.nodes[v];
+  if (n.op == Op::Div || n.op == Op::Mod)
+    if (n.param == 1) return d.cost(v);  // an iterative unit: no delay in its start step, by construction
   OpShape s;
   s.op = n.op;
   s.width = n.width;
@@ -226,6 +229,12 @@ std::vector<std::string> dependence_problems(const Design& d) {
       if (!d.live[o]) problems.push_back(v_text(d, v) + " is live but its operand " + v_text(d, o) + " is not");
       if (!is_live_op(d, o)) continue;
       const Placement& po = d.place[o];
+      if (d.multi_cycles(o) > 0) {
+        if (pv.step < po.step + d.multi_cycles(o))
+          problems.push_back(v_text(d, v) + " in step " + std::to_string(pv.step) + " reads the iterative " + v_text(d, o) +
+                             " before its result is ready");
+        continue;
+      }
       if (po.step > pv.step)
         problems.push_back(v_text(d, v) + " in step " + std::to_string(pv.step) + " reads " + v_text(d, o) +
                            " of the later step " + std::to_string(po.step));
@@ -416,7 +425,17 @@ std::vector<std::string> pipeline_register_problems(const Design& d) {
       problems.push_back("pipeline register " + r.name + " holds " + std::to_string(r.values.size()) + " values");
       continue;
     }
-    if (r.width != g.nodes[r.values[0]].width) problems.push_back("pipeline register " + r.name + " has the wrong width");
+    const uint64_t held = r.bits ? r.bits : ~uint64_t{0} >> (64 - g.nodes[r.values[0]].width);
+    if (r.width != static_cast<unsigned>(std::popcount(held)) || (held & ~(~uint64_t{0} >> (64 - g.nodes[r.values[0]].width))))
+      problems.push_back("pipeline register " + r.name + " has the wrong width");
+    // Every bit a later stage reads is held.
+    for (ValueId u : live_ops(d))
+      if (d.place[u].step > r.stage)
+        for (ValueId o : d.dfg.nodes[u].operands)
+          for (const BitSource& b : bit_sources(g, o))
+            if (b.value == r.values[0] && !((held >> b.bit) & 1))
+              problems.push_back("pipeline register " + r.name + " does not hold bit " + std::to_string(b.bit) +
+                                 ", which stage " + std::to_string(d.place[u].step) + " reads");
     if (r.stage >= d.stages) problems.push_back("pipeline register " + r.name + " ends a stage past the last");
     got.emplace_back(r.values[0], r.stage);
   }
@@ -477,6 +496,11 @@ std::vector<std::string> fsm_register_problems(const Design& d) {
   // Every read in a later state is covered by the value's register.
   std::map<ValueId, std::set<uint32_t>> later_reads;
   for (const auto& [v, at] : fsm_reads(d)) {
+    if (d.multi_cycles(v) > 0) {  // held in its unit's own registers from the step it is ready on
+      if (at < d.place[v].step + d.multi_cycles(v))
+        problems.push_back(v_text(d, v) + " is read in state " + std::to_string(at) + " before its unit is done");
+      continue;
+    }
     const uint32_t def = def_step(d, v);
     if (at < def) problems.push_back(v_text(d, v) + " is read in state " + std::to_string(at) + " before it is written");
     if (at <= def) continue;
