@@ -4,70 +4,9 @@
 
 #include "hls/dfg_eval.h"
 #include "hls/dfg_rewrite.h"
+#include "hls/shifted_sum.h"
 
 namespace polydat::hls {
-
-namespace {
-
-// A partial sum: value v (width w) with known-zero bits below tz, plus 2^tz still owed when `owed`.
-struct Term {
-  ValueId v;
-  unsigned tz;
-  bool owed;
-};
-
-// a + b + cin over bits [lo, w) of the product, cut at the product's cut points.
-ValueId aligned_add(DfgBuilder& b, ValueId a, ValueId c, ValueId cin, unsigned lo, unsigned w, const CarryCuts& cuts) {
-  std::vector<ValueId> pieces;  // least significant first
-  ValueId carry = cin;
-  std::vector<unsigned> bounds = cuts.points(w);
-  bounds.push_back(w);
-  for (unsigned from = lo; from < w;) {
-    const unsigned to = *std::upper_bound(bounds.begin(), bounds.end(), from);
-    const unsigned pw = to - from;
-    const ValueId pa = b.slice(a, from - lo, pw), pc = b.slice(c, from - lo, pw);
-    if (to == w) {
-      pieces.push_back(b.add_carry(pa, pc, carry));
-    } else {
-      const ValueId s = b.add_carry(b.zext(pa, pw + 1), b.zext(pc, pw + 1), carry);
-      pieces.push_back(b.slice(s, 0, pw));
-      carry = b.slice(s, pw, 1);
-    }
-    from = to;
-  }
-  std::reverse(pieces.begin(), pieces.end());
-  return b.concat(pieces);
-}
-
-// L + H, H the term with more known-zero low bits: below H.tz the sum is L's
-// bits (nothing to add), above it one adder whose carry in pays what H owes.
-Term add_terms(DfgBuilder& b, const Term& l, const Term& h, unsigned w, const CarryCuts& cuts) {
-  const unsigned lo = h.tz;
-  if (lo >= w) return l;
-  const ValueId cin = b.constant(1, h.owed ? 1 : 0);
-  const ValueId hi = aligned_add(b, b.slice(h.v, lo, w - lo), b.slice(l.v, lo, w - lo), cin, lo, w, cuts);
-  const ValueId v = lo == 0 ? hi : b.concat({hi, b.slice(l.v, 0, lo)});
-  return Term{v, l.tz, l.owed};
-}
-
-ValueId sum_tree(DfgBuilder& b, std::vector<Term> terms, unsigned w, const CarryCuts& cuts) {
-  while (terms.size() > 1) {
-    std::stable_sort(terms.begin(), terms.end(), [](const Term& a, const Term& c) { return a.tz < c.tz; });
-    std::vector<Term> next;
-    for (size_t i = 0; i + 1 < terms.size(); i += 2) next.push_back(add_terms(b, terms[i], terms[i + 1], w, cuts));
-    if (terms.size() % 2) next.push_back(terms.back());
-    terms = std::move(next);
-  }
-  Term root = terms.front();
-  if (root.owed && root.tz < w) {  // 2^tz still owed: one more adder over the bits from tz up
-    const unsigned lo = root.tz;
-    const ValueId hi = aligned_add(b, b.slice(root.v, lo, w - lo), b.constant(w - lo, 1), b.constant(1, 0), lo, w, cuts);
-    root.v = lo == 0 ? hi : b.concat({hi, b.slice(root.v, 0, lo)});
-  }
-  return root.v;
-}
-
-}  // namespace
 
 ValueId lower_constant_multiply(DfgBuilder& b, ValueId x, uint64_t c, unsigned w, const CarryCuts& cuts) {
   c &= width_mask(w);
@@ -90,9 +29,9 @@ ValueId lower_constant_multiply(DfgBuilder& b, ValueId x, uint64_t c, unsigned w
   bool negative = false;
   for (const auto& [i, d] : digits) negative = negative || d < 0;
   const ValueId nx = negative ? b.bnot(xw) : xw;
-  std::vector<Term> terms;
-  for (const auto& [i, d] : digits) terms.push_back(Term{b.shl_const(d > 0 ? xw : nx, i), i, d < 0});
-  return sum_tree(b, std::move(terms), w, cuts);
+  std::vector<ShiftedTerm> terms;
+  for (const auto& [i, d] : digits) terms.push_back(ShiftedTerm{d > 0 ? xw : nx, i, d < 0});
+  return sum_shifted_terms(b, terms, w, cuts);
 }
 
 namespace {
