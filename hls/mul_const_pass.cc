@@ -1,7 +1,5 @@
 #include "hls/mul_const_pass.h"
 
-#include <algorithm>
-
 #include "hls/dfg_eval.h"
 #include "hls/dfg_rewrite.h"
 #include "hls/shifted_sum.h"
