@@ -514,6 +514,47 @@ TEST_CASE("at 48 MHz no step of a corpus kernel's multiplication is longer than 
   }
 }
 
+TEST_CASE("an FSM shares its DSP blocks across states, within the budget in every state") {
+  // acc * x in the loop: 64 x 64 -> 64, ten limb products.
+  const std::string text =
+      "input (x: u64, n: u64)\n"
+      "y := loop (i = 0, acc = 1) while i < n {\n"
+      "    i = i + 1\n"
+      "    acc = acc * x\n"
+      "} yield acc\n";
+  for (uint32_t dsps : {0u, 3u, 8u, 10u}) {
+    for (std::optional<uint32_t> max_mul : {std::optional<uint32_t>{}, std::optional<uint32_t>{2u}}) {
+      CAPTURE(dsps);
+      CAPTURE(max_mul.value_or(0));
+      HlsOptions o = opts(Target::Ice40, 20.8, max_mul);
+      o.dsp_limit = dsps;
+      const Design d = must_synth(text, o);
+      REQUIRE(d.kind == DesignKind::Fsm);
+      const uint32_t limit = std::min(dsps, max_mul.value_or(dsps));
+      std::map<uint32_t, uint32_t> per_state;
+      std::set<int> units;
+      size_t dsp_ops = 0;
+      for (ValueId v : live_ops(d)) {
+        if (!d.is_dsp(v)) continue;
+        ++dsp_ops;
+        ++per_state[d.place[v].step];
+        units.insert(d.place[v].unit);
+        CHECK(d.units[static_cast<size_t>(d.place[v].unit)].cls == UnitClass::Dsp);
+      }
+      CHECK(dsp_ops == (dsps == 0 ? 0 : 10));
+      for (const auto& [state, n] : per_state) CHECK(n <= limit);
+      if (dsps > 0) CHECK(per_state.size() >= (10 + limit - 1) / limit);  // 10 products, `limit` a state
+      CHECK(units.size() <= limit);
+      for (int u : units) {  // a block serves one multiplication per state
+        std::set<uint32_t> states;
+        for (ValueId v : d.units[static_cast<size_t>(u)].ops) CHECK(states.insert(d.place[v].step).second);
+      }
+      for (const auto& problems : {dependence_problems(d), timing_problems(d), shape_problems(d), register_problems(d)})
+        CHECK_MESSAGE(problems.empty(), join(problems));
+    }
+  }
+}
+
 TEST_CASE("the harness catches planted faults") {
   // A row reading the wrong bit of y: exhaustive 7 x 7 samples find it.
   const Dfg g = product(7, 7, 14);
