@@ -6,6 +6,7 @@
 #include "hls/div_var_pass.h"
 #include "hls/divmod_const_pass.h"
 #include "hls/mul_const_pass.h"
+#include "hls/mul_var_pass.h"
 #include "hls/narrow_pass.h"
 #include "hls/xor_network_pass.h"
 
@@ -29,6 +30,7 @@ Dfg optimize_dfg(const Dfg& g, const PassOptions& options) {
   d = xor_network_pass(d, xor_options);
   d = div_var_pass(d, div_var_options(options.kind));
   const CarryCuts cuts = carry_cuts(options.target, options.clock_ns);
+  d = mul_var_pass(d, MulVarOptions{options.kind, options.dsp_limit, cuts});  // products of two variables: DSP blocks and rows
   d = mul_const_pass(d, cuts);
   d = narrow_pass(d);  // the adder trees' partial sums
   d = adder_split_pass(d, cuts);

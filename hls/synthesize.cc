@@ -93,7 +93,8 @@ std::string value_name(const Dfg& g, ValueId v) {
 
 class Synthesizer {
  public:
-  Synthesizer(Design& d, const HlsOptions& o) : d_(d), options_(o) {}
+  Synthesizer(Design& d, const HlsOptions& o)
+      : d_(d), options_(o), dsp_limit_(pass_options(o, d.kind, d.clock_ns).dsp_limit) {}
 
   std::optional<HlsError> run() {
     const Dfg& g = d_.dfg;
@@ -107,7 +108,7 @@ class Synthesizer {
       if (auto err = schedule_block(blocks[r], length[r])) return err;
     if (d_.kind == DesignKind::Pipeline) {
       d_.stages = std::max(1u, length[Region::Pre]);
-      bind_units(false);
+      bind_units(false, false);
       pipeline_registers();
     } else {
       d_.pre_steps = length[Region::Pre];
@@ -116,7 +117,7 @@ class Synthesizer {
       for (ValueId v : blocks[Region::Pre]) d_.place[v].step = d_.pre_state(d_.place[v].step);
       for (ValueId v : blocks[Region::Loop]) d_.place[v].step = d_.loop_state(d_.place[v].step);
       for (ValueId v : blocks[Region::Post]) d_.place[v].step = d_.post_state(d_.place[v].step);
-      bind_units(options_.max_mul.has_value());
+      bind_units(options_.max_mul.has_value(), shares_dsps());
       controller();
       fsm_registers();
     }
@@ -138,6 +139,14 @@ class Synthesizer {
     return (c.unit == UnitClass::Mul || c.unit == UnitClass::Dsp) && !shape_of(d_.dfg, v, false).constant_rhs;
   }
 
+  // An FSM within a DSP budget shares its blocks across states (a pipeline needs one per multiplication).
+  bool shares_dsps() const { return d_.kind == DesignKind::Fsm && dsp_limit_ > 0; }
+
+  static int add_limit(SchedulingProblem& p, uint32_t limit) {
+    p.limits.push_back(limit);
+    return static_cast<int>(p.limits.size() - 1);
+  }
+
   // One block's operations as a scheduling problem, checked, solved, verified.
   std::optional<HlsError> schedule_block(const std::vector<ValueId>& ops, uint32_t& length) {
     std::map<ValueId, uint32_t> index;
@@ -145,7 +154,9 @@ class Synthesizer {
     SchedulingProblem p;
     p.period_ns = schedule_period_ns(d_.target, d_.clock_ns);
     const bool limit_mul = d_.kind == DesignKind::Fsm && options_.max_mul;
-    if (limit_mul) p.limits.push_back(*options_.max_mul);
+    const int mul_resource = limit_mul ? add_limit(p, *options_.max_mul) : -1;
+    // An FSM's DSP blocks serve one multiplication each per state (and --max-mul still caps them).
+    const int dsp_resource = shares_dsps() ? add_limit(p, std::min(dsp_limit_, options_.max_mul.value_or(dsp_limit_))) : -1;
     // How many operations read each value: a net feeding many carry chains is slow to route.
     std::map<ValueId, uint32_t> readers;
     for (ValueId v : ops)
@@ -158,7 +169,8 @@ class Synthesizer {
       o.out_ns = c.out_ns + fanout_routing_ns(d_.target, readers[v]);
       o.cycles = d_.multi_cycles(v);
       o.merges = c.merges;
-      if (limit_mul && shared_multiplier(v)) o.resource = 0;
+      if (dsp_resource >= 0 && d_.is_dsp(v)) o.resource = dsp_resource;
+      else if (limit_mul && shared_multiplier(v)) o.resource = mul_resource;
       for (ValueId src : d_.reads(v))
         if (auto it = index.find(src); it != index.end()) o.preds.push_back(it->second);
       p.ops.push_back(std::move(o));
@@ -174,12 +186,34 @@ class Synthesizer {
     return std::nullopt;
   }
 
+  // Units shared across states: the k-th multiplication of a state goes to unit k.
+  struct SharedUnits {
+    std::map<uint32_t, uint32_t> taken;  // state -> how many it has taken
+    std::vector<int> units;              // k -> unit
+  };
+
+  void bind_shared(ValueId v, unsigned w, SharedUnits& pool) {
+    const Node& n = d_.dfg.nodes[v];
+    const uint32_t k = pool.taken[d_.place[v].step]++;
+    if (k >= pool.units.size()) {
+      pool.units.push_back(static_cast<int>(d_.units.size()));
+      d_.units.push_back(FunctionalUnit{d_.cost(v).unit, n.op, 0, 0, {}});
+    }
+    FunctionalUnit& u = d_.units[static_cast<size_t>(pool.units[k])];
+    u.width = std::max(u.width, w);
+    OpShape s = shape_of(d_.dfg, v, d_.is_dsp(v));
+    s.width = s.operand_width = u.width;
+    u.area = op_cost(d_.target, s).area;
+    u.ops.push_back(v);
+    d_.place[v].unit = pool.units[k];
+  }
+
   // Every operation that is logic gets a unit; with a multiplier limit, the
-  // multiplications of different states share the limited units.
-  void bind_units(bool share_mul) {
+  // multiplications of different states share the limited units, and an
+  // FSM's DSP multiplications share its DSP blocks.
+  void bind_units(bool share_mul, bool share_dsp) {
     const Dfg& g = d_.dfg;
-    std::map<uint32_t, uint32_t> muls_in_state;  // state -> how many multipliers it has taken
-    std::vector<int> shared_mul;                 // k-th multiplier -> unit
+    SharedUnits muls, dsps;
     std::map<std::tuple<ValueId, ValueId, uint32_t>, int> dividers;  // (dividend, divisor, step) -> iterative unit
     for (ValueId v = 0; v < g.nodes.size(); ++v) {
       if (!scheduled(v)) continue;
@@ -196,19 +230,12 @@ class Synthesizer {
       const unsigned w = shape_of(g, v, false).operand_width > n.width && n.op != Op::Mul
                              ? shape_of(g, v, false).operand_width
                              : n.width;
+      if (share_dsp && d_.is_dsp(v)) {
+        bind_shared(v, w, dsps);
+        continue;
+      }
       if (share_mul && shared_multiplier(v)) {
-        const uint32_t k = muls_in_state[d_.place[v].step]++;
-        if (k >= shared_mul.size()) {
-          shared_mul.push_back(static_cast<int>(d_.units.size()));
-          d_.units.push_back(FunctionalUnit{c.unit, n.op, 0, 0, {}});
-        }
-        FunctionalUnit& u = d_.units[static_cast<size_t>(shared_mul[k])];
-        u.width = std::max(u.width, w);
-        OpShape s = shape_of(g, v, d_.is_dsp(v));
-        s.width = s.operand_width = u.width;
-        u.area = op_cost(d_.target, s).area;
-        u.ops.push_back(v);
-        d_.place[v].unit = shared_mul[k];
+        bind_shared(v, w, muls);
         continue;
       }
       d_.place[v].unit = static_cast<int>(d_.units.size());
@@ -366,6 +393,7 @@ class Synthesizer {
 
   Design& d_;
   const HlsOptions& options_;
+  const uint32_t dsp_limit_;  // DSP blocks the design may use
 };
 
 }  // namespace
