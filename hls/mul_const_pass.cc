@@ -1,5 +1,7 @@
 #include "hls/mul_const_pass.h"
 
+#include <algorithm>
+
 #include "hls/dfg_eval.h"
 #include "hls/dfg_rewrite.h"
 #include "hls/shifted_sum.h"
@@ -53,7 +55,6 @@ ValueId lower_constant_multiply(DfgBuilder& b, ValueId x, uint64_t c, unsigned w
                                          ShiftedTerm{b.bnot(b.slice(n, lo, w - lo)), lo, true}};
   if (lo > 0) difference.push_back(ShiftedTerm{b.slice(p, 0, lo), 0, false});
   return sum_shifted_terms(b, difference, w, cuts);
-}
 }
 
 namespace {
