@@ -6,6 +6,7 @@
 #include "hls/divmod_const_pass.h"
 #include "hls/mul_const_pass.h"
 #include "hls/narrow_pass.h"
+#include "hls/shift_lower_pass.h"
 #include "hls/xor_network_pass.h"
 
 namespace polydat::hls {
@@ -26,6 +27,7 @@ Dfg optimize_dfg(const Dfg& g, const PassOptions& options) {
   XorNetworkOptions xor_options;
   xor_options.target = options.target;
   d = xor_network_pass(d, xor_options);
+  d = shift_lower_pass(d);  // after narrowing: amount bits known constant cost no level
   const CarryCuts cuts = carry_cuts(options.target, options.clock_ns);
   d = mul_const_pass(d, cuts);
   d = narrow_pass(d);  // the adder trees' partial sums
