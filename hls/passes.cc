@@ -1,6 +1,7 @@
 #include "hls/passes.h"
 
 #include "hls/adder_split_pass.h"
+#include "hls/count_lower_pass.h"
 #include "hls/design.h"
 #include "hls/dfg_rewrite.h"
 #include "hls/divmod_const_pass.h"
@@ -28,6 +29,7 @@ Dfg optimize_dfg(const Dfg& g, const PassOptions& options) {
   xor_options.target = options.target;
   d = xor_network_pass(d, xor_options);
   d = shift_lower_pass(d);  // after narrowing: amount bits known constant cost no level
+  d = count_lower_pass(d);
   const CarryCuts cuts = carry_cuts(options.target, options.clock_ns);
   d = mul_const_pass(d, cuts);
   d = narrow_pass(d);  // the adder trees' partial sums
