@@ -230,21 +230,25 @@ namespace {
 
 class CountLowerPass : public DfgRewriter {
  public:
-  using DfgRewriter::DfgRewriter;
+  CountLowerPass(const Dfg& g, const LowerOptions& options) : DfgRewriter(g), options_(options) {}
 
  protected:
   ValueId rewrite(ValueId v) override {
     const Node& n = in_.nodes[v];
+    if (!lowering_pays(in_, v, options_)) return copy(v);
     switch (n.op) {
       case Op::Popcount: return lower_popcount(b_, map(n.operands[0]), n.width);
       case Op::Clz: case Op::Ctz: return lower_zero_count(b_, n.op, map(n.operands[0]), n.width);
       default: return copy(v);
     }
   }
+
+ private:
+  LowerOptions options_;
 };
 
 }  // namespace
 
-Dfg count_lower_pass(const Dfg& g) { return CountLowerPass(g).run(); }
+Dfg count_lower_pass(const Dfg& g, const LowerOptions& options) { return CountLowerPass(g, options).run(); }
 
 }  // namespace polydat::hls

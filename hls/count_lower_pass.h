@@ -13,6 +13,7 @@
 
 #include "hls/dfg.h"
 #include "hls/dfg_builder.h"
+#include "hls/shift_lower_pass.h"
 
 namespace polydat::hls {
 
@@ -25,7 +26,7 @@ ValueId lut_function(DfgBuilder& b, ValueId index, unsigned width, const std::fu
 ValueId lower_popcount(DfgBuilder& b, ValueId x, unsigned width);
 ValueId lower_zero_count(DfgBuilder& b, Op op, ValueId x, unsigned width);
 
-// Every live Popcount, Clz and Ctz, lowered.
-Dfg count_lower_pass(const Dfg& g);
+// Every live Popcount, Clz and Ctz worth lowering (lowering_pays), lowered.
+Dfg count_lower_pass(const Dfg& g, const LowerOptions& options = {});
 
 }  // namespace polydat::hls

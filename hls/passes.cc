@@ -28,8 +28,9 @@ Dfg optimize_dfg(const Dfg& g, const PassOptions& options) {
   XorNetworkOptions xor_options;
   xor_options.target = options.target;
   d = xor_network_pass(d, xor_options);
-  d = shift_lower_pass(d);  // after narrowing: amount bits known constant cost no level
-  d = count_lower_pass(d);
+  const LowerOptions lower{options.target, options.clock_ns};
+  d = shift_lower_pass(d, lower);  // after narrowing: amount bits known constant cost no level
+  d = count_lower_pass(d, lower);
   const CarryCuts cuts = carry_cuts(options.target, options.clock_ns);
   d = mul_const_pass(d, cuts);
   d = narrow_pass(d);  // the adder trees' partial sums

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "hls/design.h"
 #include "hls/dfg_rewrite.h"
 
 namespace polydat::hls {
@@ -91,14 +92,17 @@ ValueId shift_arithmetic(DfgBuilder& b, ValueId x, ValueId amount) {
 
 class ShiftLowerPass : public DfgRewriter {
  public:
-  using DfgRewriter::DfgRewriter;
+  ShiftLowerPass(const Dfg& g, const LowerOptions& options) : DfgRewriter(g), options_(options) {}
 
  protected:
   ValueId rewrite(ValueId v) override {
     const Node& n = in_.nodes[v];
-    if (!is_shift(n.op)) return copy(v);
+    if (!is_shift(n.op) || !lowering_pays(in_, v, options_)) return copy(v);
     return lower_variable_shift(b_, n.op, n.sgn, map(n.operands[0]), map(n.operands[1]));
   }
+
+ private:
+  LowerOptions options_;
 };
 
 }  // namespace
@@ -111,6 +115,11 @@ ValueId lower_variable_shift(DfgBuilder& b, Op op, bool sgn, ValueId x, ValueId 
   }
 }
 
-Dfg shift_lower_pass(const Dfg& g) { return ShiftLowerPass(g).run(); }
+bool lowering_pays(const Dfg& g, ValueId v, const LowerOptions& options) {
+  if (options.target == Target::Ice40) return true;
+  return op_cost(options.target, shape_of(g, v, false)).delay_ns > schedule_period_ns(options.target, options.clock_ns);
+}
+
+Dfg shift_lower_pass(const Dfg& g, const LowerOptions& options) { return ShiftLowerPass(g, options).run(); }
 
 }  // namespace polydat::hls

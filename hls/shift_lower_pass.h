@@ -10,6 +10,7 @@
 
 #include "hls/dfg.h"
 #include "hls/dfg_builder.h"
+#include "hls/op_library.h"
 
 namespace polydat::hls {
 
@@ -17,7 +18,18 @@ namespace polydat::hls {
 // (any width, unsigned) at x's width, as levels of muxes and wiring.
 ValueId lower_variable_shift(DfgBuilder& b, Op op, bool sgn, ValueId x, ValueId amount);
 
-// Every live shift and rotation, lowered (one by a constant is wiring already).
-Dfg shift_lower_pass(const Dfg& g);
+// Which operators the lowering passes rewrite.
+struct LowerOptions {
+  Target target = Target::Ice40;
+  double clock_ns = 20.8;
+};
+
+// Whether operation v of g is worth lowering: on iCE40 always (the LUT levels
+// are faster than the single operator at every width and about as large); on
+// other targets only when the operator is longer than a step at the clock.
+bool lowering_pays(const Dfg& g, ValueId v, const LowerOptions& options);
+
+// Every live shift and rotation worth lowering, lowered (one by a constant is wiring already).
+Dfg shift_lower_pass(const Dfg& g, const LowerOptions& options = {});
 
 }  // namespace polydat::hls

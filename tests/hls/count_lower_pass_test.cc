@@ -285,6 +285,13 @@ TEST_CASE("pipeline stages at 48 MHz, worked out from the cost model") {
   CHECK(d.critical_path_ns == doctest::Approx(11.34 + 4.4 + 3.0));
 }
 
+TEST_CASE("on the generic target a count is lowered only when it is longer than a step") {
+  // A 64-bit count there: 0.05 + 0.06 * log2(64) = 0.41 ns.
+  const Dfg g = counts(64);
+  CHECK(count_counts(count_lower_pass(g, LowerOptions{Target::Generic, 1.0})) == count_counts(g));
+  CHECK(count_counts(count_lower_pass(g, LowerOptions{Target::Generic, 0.4})) == 0);
+}
+
 TEST_CASE("the corpus kernel at 48 MHz: every operation fits a step, the clock is met") {
   const double period = schedule_period_ns(Target::Ice40, 20.8);
   CHECK(op_cost(Target::Ice40, Op::Popcount, 64, false).delay_ns > period);  // why the pass exists

@@ -250,6 +250,17 @@ TEST_CASE("each level is one LUT level per bit, in mux levels of the value's wid
   }
 }
 
+TEST_CASE("on the generic target a shifter is lowered only when it is longer than a step") {
+  // A 64-bit shifter there: 0.03 + 0.04 * log2(64) = 0.27 ns.
+  const Dfg g = shifts(64, 64);
+  CHECK(count_shifts(shift_lower_pass(g, LowerOptions{Target::Generic, 1.0})) == count_shifts(g));
+  const Dfg lowered_fast = shift_lower_pass(g, LowerOptions{Target::Generic, 0.25});
+  CHECK(count_shifts(lowered_fast) == 0);
+  CHECK(output_differences(g, lowered_fast, pairs(64, 64, edge_values(64, 4, 1), upto(70))).empty());
+  // On iCE40 even at a slow clock, where one shifter fits a step: the levels are faster.
+  CHECK(count_shifts(shift_lower_pass(g, LowerOptions{Target::Ice40, 100.0})) == 0);
+}
+
 TEST_CASE("the corpus kernel at 48 MHz: every operation fits a step, the clock is met") {
   const double period = schedule_period_ns(Target::Ice40, 20.8);
   // Why the pass exists: one 64-bit shifter is longer than a step.
