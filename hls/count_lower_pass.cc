@@ -149,7 +149,7 @@ Count sum_counts(DfgBuilder& b, std::vector<Count> counts, std::vector<Count> bi
 }
 
 // A part of a zero count's tree: whether any of its bits is set, and its
-// count (of `bits` bits; 0 when none is set, and absent when bits is 0).
+// count (`bits` bits, the part being 2^bits wide; 0 when none is set).
 struct Scan {
   ValueId any;
   ValueId count;
@@ -168,10 +168,22 @@ Scan combine(DfgBuilder& b, const Scan& first, const Scan& second) {
   return Scan{b.bor(first.any, second.any), combined_count(b, first, second), first.bits + 1};
 }
 
-unsigned levels_to_reach(unsigned n) {
-  unsigned k = 0;
-  while ((uint64_t{1} << k) < n) ++k;
-  return k;
+// The least k with 2^k >= n (n >= 1).
+unsigned levels_to_reach(unsigned n) { return static_cast<unsigned>(std::bit_width(n - 1)); }
+
+// x padded to `size` bits (a power of two) with a 1 just past its end, below
+// it for clz and above it for ctz: the count is x's, and w when x = 0.
+ValueId padded(DfgBuilder& b, bool leading, ValueId x, unsigned size) {
+  const unsigned w = b.width(x);
+  if (size == w) return x;
+  if (leading) return b.concat({x, b.constant(size - w, uint64_t{1} << (size - w - 1))});
+  return b.concat({b.constant(size - w, 1), x});
+}
+
+// The zeros a group of `group` bits with value v starts (clz) or ends (ctz) with; `group` when v = 0.
+uint64_t group_count(bool leading, unsigned group, uint64_t v) {
+  if (v == 0) return group;
+  return leading ? group - static_cast<unsigned>(std::bit_width(v)) : static_cast<unsigned>(std::countr_zero(v));
 }
 
 }  // namespace
@@ -195,22 +207,17 @@ ValueId lower_popcount(DfgBuilder& b, ValueId x, unsigned width) {
 
 ValueId lower_zero_count(DfgBuilder& b, Op op, ValueId x, unsigned width) {
   const bool leading = op == Op::Clz;
-  const unsigned w = b.width(x), levels = levels_to_reach(w), size = 1u << levels;
-  // Padded to a power of two with a 1 just past x's end, so that x = 0 counts w.
-  ValueId p = x;
-  if (size > w)
-    p = leading ? b.concat({x, b.constant(size - w, uint64_t{1} << (size - w - 1))}) : b.concat({b.constant(size - w, 1), x});
+  const unsigned w = b.width(x), size = 1u << levels_to_reach(w);
+  const ValueId p = padded(b, leading, x, size);
   const unsigned group = std::min(4u, size), group_levels = levels_to_reach(group);
-  // Within a group: the count, `group` when no bit is set.
-  const auto count_in = [&](uint64_t v) -> uint64_t {
-    if (v == 0) return group;
-    return leading ? group - static_cast<unsigned>(std::bit_width(v)) : static_cast<unsigned>(std::countr_zero(v));
-  };
+  const auto count_in = [&](uint64_t v) { return group_count(leading, group, v); };
   if (size == group) return b.resize(lut_function(b, p, group_levels + 1, count_in), width);
   std::vector<Scan> parts;  // least significant first
   for (unsigned i = 0; i < size; i += group) {
-    const ValueId t = lut_function(b, b.slice(p, i, group), group_levels + 1,
-                                   [&](uint64_t v) { return v == 0 ? 0 : count_in(v) | (uint64_t{1} << group_levels); });
+    // The group's table: "any" above its count (0 when none is set).
+    const ValueId t = lut_function(b, b.slice(p, i, group), group_levels + 1, [&](uint64_t v) {
+      return v == 0 ? 0 : count_in(v) | (uint64_t{1} << group_levels);
+    });
     parts.push_back(Scan{b.bit(t, group_levels), b.slice(t, 0, group_levels), group_levels});
   }
   while (parts.size() > 2) {
@@ -235,12 +242,10 @@ class CountLowerPass : public DfgRewriter {
  protected:
   ValueId rewrite(ValueId v) override {
     const Node& n = in_.nodes[v];
-    if (!lowering_pays(in_, v, options_)) return copy(v);
-    switch (n.op) {
-      case Op::Popcount: return lower_popcount(b_, map(n.operands[0]), n.width);
-      case Op::Clz: case Op::Ctz: return lower_zero_count(b_, n.op, map(n.operands[0]), n.width);
-      default: return copy(v);
-    }
+    const bool count = n.op == Op::Popcount || n.op == Op::Clz || n.op == Op::Ctz;
+    if (!count || !lowering_pays(in_, v, options_)) return copy(v);
+    if (n.op == Op::Popcount) return lower_popcount(b_, map(n.operands[0]), n.width);
+    return lower_zero_count(b_, n.op, map(n.operands[0]), n.width);
   }
 
  private:

@@ -17,9 +17,10 @@
 
 namespace polydat::hls {
 
-// f of `index`'s bits (a few of them) at `width` bits, one LUT level: a Rom
-// over the index bits that are not known constants; result bits that are
-// constant, or copy or invert one index bit, are wiring or an inverter.
+// f of `index`'s bits at `width` bits, one LUT level: a Rom over the index
+// bits that are not known constants (at most 12 of them; 4 make one LUT4 per
+// result bit); result bits that are constant, or copy or invert one index
+// bit, are wiring or an inverter.
 ValueId lut_function(DfgBuilder& b, ValueId index, unsigned width, const std::function<uint64_t(uint64_t)>& f);
 
 // popcount(x), clz(x), ctz(x) at `width` bits (the counts at x's width).

@@ -1,6 +1,7 @@
 #include "hls/shift_lower_pass.h"
 
 #include <algorithm>
+#include <bit>
 
 #include "hls/design.h"
 #include "hls/dfg_rewrite.h"
@@ -11,12 +12,8 @@ namespace {
 
 bool is_shift(Op op) { return op == Op::Shl || op == Op::Shr || op == Op::Rotl || op == Op::Rotr; }
 
-// The least k with 2^k >= n: levels that shift by 1, 2, ..., 2^(k-1) reach every amount below n.
-unsigned levels_to_reach(unsigned n) {
-  unsigned k = 0;
-  while ((uint64_t{1} << k) < n) ++k;
-  return k;
-}
+// The least k with 2^k >= n (n >= 1): levels that shift by 1, 2, ..., 2^(k-1) reach every amount below n.
+unsigned levels_to_reach(unsigned n) { return static_cast<unsigned>(std::bit_width(n - 1)); }
 
 // OrReduce of v's bits that are not known constants (a known 1 makes it 1).
 ValueId any_bit_set(DfgBuilder& b, ValueId v) {
@@ -67,7 +64,8 @@ ValueId rotate(DfgBuilder& b, bool left, ValueId x, ValueId amount) {
                     [&](ValueId y, unsigned d) { return rotl_const(b, y, left ? d : w - d); });
 }
 
-// Logical shifts: the levels reach amounts up to 2^L - 1 >= w - 1 (those from w on give 0 by themselves), higher bits give 0.
+// Logical shifts: the levels reach amounts up to 2^L - 1 >= w - 1 (those
+// from w on shift everything out by themselves); higher amount bits give 0.
 ValueId shift_logical(DfgBuilder& b, bool left, ValueId x, ValueId amount) {
   const unsigned w = b.width(x), levels = levels_to_reach(w);
   const ValueId y = mux_levels(b, x, amount, levels, [&](ValueId v, unsigned d) {

@@ -220,14 +220,17 @@ TEST_CASE("random graphs and random loops keep every output") {
 }
 
 TEST_CASE("kernels: signed bit patterns, known bits, a count in a loop") {
-  lowered("input (a: i8, b: i16, c: i32)\np := popcount(a - 1)\nl := clz(b - 2)\nt := ctz(c)\nq := clz(c as i64)\n");
-  lowered("input x: u64\np := popcount(x | 0xF0F0)\nl := clz(x & 0x00FFFF0000000000)\nt := ctz(x * 8)\nu := ctz(x >> 40)\n");
+  lowered("input (a: i8, b: i16, c: i32)\n"
+          "p := popcount(a - 1)\nl := clz(b - 2)\nt := ctz(c)\nq := clz(c as i64)\n");
+  lowered("input x: u64\n"
+          "p := popcount(x | 0xF0F0)\nl := clz(x & 0x00FFFF0000000000)\nt := ctz(x * 8)\nu := ctz(x >> 40)\n");
   lowered("input (a: u64, n: u8)\nr := loop (x = a, i: u8 = 0) while i < n {\n"
           "    x = x + popcount(x) + (clz(x) << 8) + (ctz(x) << 16)\n    i = i + 1\n} yield x\n");
 }
 
 TEST_CASE("popcount by hand: 4-bit tables, a balanced tree of narrow additions, a lone bit as a carry in") {
-  // 64 bits: 16 tables of 3 bits, then 8 + 4 + 2 + 1 additions of 4, 5, 6 and 7 bits; one LUT level and four adders deep.
+  // 64 bits: 16 tables of 3 bits, then 8 + 4 + 2 + 1 additions of 4, 5, 6 and 7 bits: one LUT level
+  // and four adders deep.
   Dfg g = lowered("input x: u64\ny := popcount(x)\n");
   CHECK(widths_of(g, Op::Rom) == std::map<unsigned, size_t>{{3, 16}});
   CHECK(widths_of(g, Op::Add) == std::map<unsigned, size_t>{{4, 8}, {5, 4}, {6, 2}, {7, 1}});
@@ -307,7 +310,7 @@ TEST_CASE("the corpus kernel at 48 MHz: every operation fits a step, the clock i
   CHECK(d.critical_path_ns <= 20.8);
 }
 
-TEST_CASE("the harness catches planted faults: a table entry changed, a mux's inputs swapped, an adder's carry dropped") {
+TEST_CASE("the harness catches planted faults: a table entry changed, a mux's inputs swapped, an adder's operand") {
   const Dfg g = counts(16);
   const Dfg after = count_lower_pass(g);
   std::vector<uint64_t> xs;
