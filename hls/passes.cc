@@ -1,6 +1,7 @@
 #include "hls/passes.h"
 
 #include "hls/adder_split_pass.h"
+#include "hls/count_lower_pass.h"
 #include "hls/design.h"
 #include "hls/dfg_rewrite.h"
 #include "hls/div_var_pass.h"
@@ -8,6 +9,7 @@
 #include "hls/mul_const_pass.h"
 #include "hls/mul_var_pass.h"
 #include "hls/narrow_pass.h"
+#include "hls/shift_lower_pass.h"
 #include "hls/xor_network_pass.h"
 
 namespace polydat::hls {
@@ -28,6 +30,9 @@ Dfg optimize_dfg(const Dfg& g, const PassOptions& options) {
   XorNetworkOptions xor_options;
   xor_options.target = options.target;
   d = xor_network_pass(d, xor_options);
+  const LowerOptions lower{options.target, options.clock_ns};
+  d = shift_lower_pass(d, lower);  // after narrowing: amount bits known constant cost no level
+  d = count_lower_pass(d, lower);
   d = div_var_pass(d, div_var_options(options.kind));
   const CarryCuts cuts = carry_cuts(options.target, options.clock_ns);
   d = mul_var_pass(d, MulVarOptions{options.kind, options.dsp_limit, cuts});  // products of two variables: DSP blocks and rows
