@@ -190,6 +190,11 @@ OpCost library_cost(const Design& d, ValueId v) {
   const Node& n = d.dfg.nodes[v];
   if (n.op == Op::Div || n.op == Op::Mod)
     if (n.param == 1) return d.cost(v);  // an iterative unit: no delay in its start step, by construction
+  if (d.target == Target::Ice40 && n.op == Op::Not) {  // an inverted sum: the sum's LUTs produce it inverted
+    const std::vector<ValueId> from = through_wiring(d.dfg, n.operands[0]);
+    if (from.size() == 1 && d.dfg.nodes[from[0]].kind == NodeKind::Op && d.dfg.nodes[from[0]].op == Op::Add)
+      return OpCost{UnitClass::Logic, 0, 0, 0, 0, 0};
+  }
   OpShape s;
   s.op = n.op;
   s.width = n.width;
@@ -381,7 +386,11 @@ std::vector<std::string> unit_problems(const Design& d, std::optional<uint32_t> 
     if (general && by_constant) problems.push_back("unit " + std::to_string(u) + " mixes general and constant multiplications");
     if (by_constant && fu.ops.size() > 1) problems.push_back("unit " + std::to_string(u) + " shares an operation that is not a general multiplication");
     if (fu.ops.empty()) problems.push_back("unit " + std::to_string(u) + " has no operation");
-    else if (!sharing && fu.ops.size() > 1) problems.push_back("unit " + std::to_string(u) + " is shared without a limit");
+    // An FSM shares its DSP blocks across states: the device has only so many.
+    const bool on_dsp = std::all_of(fu.ops.begin(), fu.ops.end(), [&](ValueId v) { return d.is_dsp(v); });
+    const bool may_share = d.kind == DesignKind::Fsm && (max_mul || on_dsp);
+    if (!fu.ops.empty() && !may_share && fu.ops.size() > 1)
+      problems.push_back("unit " + std::to_string(u) + " is shared without a limit");
     std::set<uint32_t> steps;
     for (ValueId v : fu.ops) {
       if (!is_live_op(d, v) || d.place[v].unit != static_cast<int>(u))

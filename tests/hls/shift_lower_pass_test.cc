@@ -242,7 +242,7 @@ TEST_CASE("each level is one LUT level per bit, in mux levels of the value's wid
     CAPTURE(node_label(g, v));
     if (g.nodes[v].op == Op::Mux) {
       CHECK(g.width(v) == 32);
-      CHECK(c.delay_ns == doctest::Approx(1.2));  // one LUT4 level (3 inputs)
+      CHECK(c.delay_ns == doctest::Approx(1.0));  // one LUT4 level (3 inputs)
     } else {
       CHECK(g.nodes[v].op == Op::OrReduce);  // of the 27 high bits: three levels, beside the muxes
       CHECK(g.width(g.nodes[v].operands[0]) == 27);
