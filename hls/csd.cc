@@ -1,5 +1,7 @@
 #include "hls/csd.h"
 
+#include <bit>
+
 #include "hls/dfg_eval.h"
 
 namespace polydat::hls {
@@ -18,6 +20,16 @@ std::vector<std::pair<unsigned, int>> csd_digits(uint64_t c, unsigned width) {
     }
     r >>= 1;
   }
+  return digits;
+}
+
+std::vector<std::pair<unsigned, int>> shift_add_digits(uint64_t c, unsigned width) {
+  auto digits = csd_digits(c, width);
+  c &= width_mask(width);
+  if (static_cast<size_t>(std::popcount(c)) > digits.size()) return digits;
+  digits.clear();
+  for (unsigned i = 0; i < width; ++i)
+    if ((c >> i) & 1) digits.emplace_back(i, 1);
   return digits;
 }
 

@@ -14,4 +14,8 @@ namespace polydat::hls {
 // 2^width, lowest first (digits at or above the width drop out).
 std::vector<std::pair<unsigned, int>> csd_digits(uint64_t c, unsigned width);
 
+// The digits a shift-and-add multiplier sums: the binary ones when there are no
+// more of them than signed digits (no term needs inverting), else csd_digits.
+std::vector<std::pair<unsigned, int>> shift_add_digits(uint64_t c, unsigned width);
+
 }  // namespace polydat::hls

@@ -1012,7 +1012,7 @@ class DivmodConstRewriter : public DfgRewriter {
 }  // namespace
 
 unsigned csd_adders(uint64_t c, unsigned width) {
-  const auto digits = csd_digits(c, width);
+  const auto digits = shift_add_digits(c, width);
   if (digits.empty()) return 0;
   bool positive = false;
   for (const auto& [i, d] : digits) positive = positive || d > 0;

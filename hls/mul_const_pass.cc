@@ -23,7 +23,7 @@ ValueId lower_constant_multiply(DfgBuilder& b, ValueId x, uint64_t c, unsigned w
     for (unsigned i = w; i-- > 0;) bits.push_back((c >> i) & 1 ? x : b.constant(1, 0));
     return b.concat(bits);
   }
-  const auto digits = csd_digits(c, w);
+  const auto digits = shift_add_digits(c, w);
   if (digits.size() == 1 && digits[0].second > 0) return b.shl_const(b.resize(x, w), digits[0].first);
   if (wx <= 4 && digits.size() >= 2) {  // a table: one LUT level per product bit
     std::vector<uint64_t> table;

@@ -175,8 +175,9 @@ TEST_CASE("synth --board --freq: the PLL in the board top, SB_PLL40_PAD or _CORE
 TEST_CASE("synth --close-timing: stops when the schedule repeats, and keeps the best attempt") {
   FakeTools fake;
   SUBCASE("the same schedule twice: stop") {
-    // One addition: every period above its delay gives the same design.
-    fake.tmp.write("add.gk", "input cycle: u32\ny := cycle + 1\n");
+    // One xor, one LUT level: every period gives one stage (an operation longer than a step sits
+    // alone in its stage), so the design cannot change.
+    fake.tmp.write("add.gk", "input cycle: u8\ny := cycle ^ (cycle >> 3)\n");
     Env fmax("FAKE_FMAX", "5");
     Env counter("FAKE_COUNTER", (fake.tmp.path() / "count").string());
     const fs::path dir = fake.tmp.path() / "same";
