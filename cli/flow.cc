@@ -86,7 +86,12 @@ std::optional<KernelDesign> design_for(const HlsArgs& args, const hls::HlsOption
     return std::nullopt;
   }
   if (auto miss = hls::timing_warning(*d)) {
-    fmt::print(stderr, "{}: {}: {}\n", args.file, args.strict ? "error" : "warning", *miss);
+    const ir::SourceLoc& at = miss->at;
+    const auto render = args.strict ? frontend::render_error_at : frontend::render_warning_at;
+    if (at.line && at.file < r.program->sources.size())
+      fmt::print(stderr, "{}", render(r.program->sources, frontend::Span{at.file, at.start, at.end}, miss->message, "timing"));
+    else
+      fmt::print(stderr, "{}: {}: {} [timing]\n", args.file, args.strict ? "error" : "warning", miss->message);
     if (args.strict) return std::nullopt;
   }
   return KernelDesign{std::move(*opt), std::move(*d), std::move(config_fields)};

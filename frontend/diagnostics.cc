@@ -107,6 +107,10 @@ std::string render_error_at(const SourceMap& sources, Span at, std::string_view 
   return located(sources, at, "error", message, kind);
 }
 
+std::string render_warning_at(const SourceMap& sources, Span at, std::string_view message, std::string_view kind) {
+  return located(sources, at, "warning", message, kind);
+}
+
 std::string render_all(const Diagnostics& ds, const SourceMap& sources) {
   std::string out;
   for (const Diagnostic& d : ds.list()) out += render(d, sources);

@@ -63,6 +63,8 @@ std::string render(const Diagnostic& d, const SourceMap& sources);
 std::string render_all(const Diagnostics& ds, const SourceMap& sources);
 // An error found later (at run time) in the same form: location, message, kind, source line, caret.
 std::string render_error_at(const SourceMap& sources, Span at, std::string_view message, std::string_view kind);
+// The same for a warning found later (the hardware model's timing verdict).
+std::string render_warning_at(const SourceMap& sources, Span at, std::string_view message, std::string_view kind);
 
 // The closest of `candidates` to `name` by edit distance, if close enough to suggest.
 std::string closest_name(std::string_view name, const std::vector<std::string>& candidates);

@@ -113,17 +113,17 @@ std::string report_json(const Design& d) {
   return j.dump(2) + "\n";
 }
 
-std::optional<std::string> timing_warning(const Design& d) {
+std::optional<TimingMiss> timing_warning(const Design& d) {
   if (d.critical_path_ns <= d.clock_ns + 1e-9) return std::nullopt;
   ValueId worst = 0;
   for (ValueId v = 0; v < d.dfg.nodes.size(); ++v)
     if (d.dfg.is_logic(v) && d.live[v] && d.place[v].finish_ns > d.place[worst].finish_ns) worst = v;
   const Node& n = d.dfg.nodes[worst];
-  return fmt::format("the model predicts the clock is missed: {:.2f} ns against {:.2f} ns ({:.1f} MHz against {:.1f}), "
-                     "slowest in {} at {} (line {})",
-                     d.critical_path_ns, d.clock_ns, 1000.0 / d.critical_path_ns, 1000.0 / d.clock_ns,
-                     step_name(d, d.place[worst].step), op_label(d, worst) + (n.name.empty() ? "" : " " + n.name),
-                     n.loc.line);
+  return TimingMiss{fmt::format("the model predicts the clock is missed: {:.2f} ns against {:.2f} ns ({:.1f} MHz "
+                                "against {:.1f}), slowest in {} at {}",
+                                d.critical_path_ns, d.clock_ns, 1000.0 / d.critical_path_ns, 1000.0 / d.clock_ns,
+                                step_name(d, d.place[worst].step), op_label(d, worst) + (n.name.empty() ? "" : " " + n.name)),
+                    n.loc};
 }
 
 std::string summary_line(const Design& d) {

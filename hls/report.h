@@ -12,9 +12,13 @@ namespace polydat::hls {
 std::string report_text(const Design& d);
 std::string report_json(const Design& d);  // one JSON object
 
-// When the model predicts the clock is missed: what misses and by how much
-// (the slowest step and its operations), for a warning; nullopt when it meets.
-std::optional<std::string> timing_warning(const Design& d);
+// When the model predicts the clock is missed: by how much, and the slowest
+// operation (where the warning points); nullopt when it meets.
+struct TimingMiss {
+  std::string message;
+  ir::SourceLoc at;
+};
+std::optional<TimingMiss> timing_warning(const Design& d);
 
 // The design's shape in a few words: "pipeline, 8 stages", "FSM, 5 states".
 std::string summary_line(const Design& d);

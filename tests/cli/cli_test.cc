@@ -560,6 +560,34 @@ TEST_CASE("cli: ir shows the optimised graph unless --no-opt") {
 
 // ---- cosim (models are cached in the build folder: POLYDAT_CACHE in meson.build) ----
 
+TEST_CASE("cli: hardware commands warn, with the place, when the model misses the clock; --strict makes it an error") {
+  Sandbox s;
+  s.file("add.gk", "input (a: u32, b: u32)\ny := a + b\n");
+  // At 20.8 ns: one 32-bit adder, 0.8 + 0.34 * 32 = 11.68 ns, plus 4.4 (registers) and 3.0 (routing
+  // margin) = 19.08 ns: met, nothing on stderr.
+  const Run met = s.run({"hls", "add.gk"});
+  CHECK(met.status == 0);
+  CHECK(met.err.empty());
+  // At 5 ns the registers and the margin alone take 7.4 ns: missed, at the addition.
+  for (const char* cmd : {"hls", "emit-sv"}) {
+    CAPTURE(cmd);
+    std::vector<std::string> args{cmd, "add.gk", "--clock-ns", "5"};
+    if (std::string(cmd) == "emit-sv") args.insert(args.end(), {"-o", "out"});
+    const Run warn = s.run(args);
+    CHECK(warn.status == 0);
+    CHECK(warn.err.rfind("add.gk:2:6: warning: the model predicts the clock is missed: ", 0) == 0);
+    CHECK(contains(warn.err, " ns against 5.00 ns ("));
+    CHECK(contains(warn.err, "[timing]\n  y := a + b\n       ^"));
+    args.push_back("--strict");
+    const Run strict = s.run(args);
+    CHECK(strict.status == 1);
+    CHECK(strict.err.rfind("add.gk:2:6: error: the model predicts the clock is missed: ", 0) == 0);
+  }
+  const Run cosim = s.run({"cosim", "add.gk", "--clock-ns", "5", "--strict"});
+  CHECK(cosim.status == 1);
+  CHECK(contains(cosim.err, "error: the model predicts the clock is missed"));
+}
+
 TEST_CASE("cli: cosim of a pipeline passes and reports the measured latency and II") {
   Sandbox s;
   s.file("k.gk", "input cycle: u8\ny := cycle * 3 + 1\nz := y ^ cycle\n");
