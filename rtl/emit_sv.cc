@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <optional>
 #include <regex>
@@ -194,6 +195,14 @@ class Emitter {
     for (const auto& [key, name] : wiring_names_) line("  logic " + range(width(key.second)) + name + ";");
     for (const hls::Register& r : d_.registers) line("  logic " + range(r.width) + r.name + ";");
     for (size_t u = 0; u < d_.units.size(); ++u) {
+      if (!shared_multiplier(u)) continue;
+      const auto w = shared_widths(u);
+      const std::string p = shared_name(u);
+      line("  logic " + range(w[0]) + p + "_a;");
+      line("  logic " + range(w[1]) + p + "_b;");
+      line("  logic " + range(w[2]) + p + "_p;");
+    }
+    for (size_t u = 0; u < d_.units.size(); ++u) {
       if (d_.units[u].ops.empty() || !d_.is_iterative(d_.units[u].ops[0])) continue;
       const unsigned w = width(d_.units[u].ops[0]);
       const std::string p = iterative_name(static_cast<int>(u));
@@ -332,13 +341,70 @@ class Emitter {
   // ---- the datapath: one assignment per operation ----
 
   void datapath() {
+    std::vector<bool> on_shared(g_.nodes.size(), false);
+    for (size_t u = 0; u < d_.units.size(); ++u) {
+      if (!shared_multiplier(u)) continue;
+      for (ValueId v : d_.units[u].ops) on_shared[v] = true;
+      shared_multiplier_body(u);
+    }
     for (ValueId v = 0; v < g_.nodes.size(); ++v)
-      if (scheduled(v) && !d_.is_iterative(v)) line("  assign " + wire(v) + " = " + expression(v) + ";");
+      if (scheduled(v) && !d_.is_iterative(v) && !on_shared[v]) line("  assign " + wire(v) + " = " + expression(v) + ";");
     for (size_t u = 0; u < d_.units.size(); ++u)
       if (!d_.units[u].ops.empty() && d_.is_iterative(d_.units[u].ops[0])) iterative_divider(static_cast<int>(u));
   }
 
   static std::string iterative_name(int unit) { return "it" + std::to_string(unit); }
+
+  // ---- multipliers an FSM shares across states (DSP blocks, --max-mul) ----
+
+  bool shared_multiplier(size_t u) const {
+    const hls::FunctionalUnit& fu = d_.units[u];
+    return d_.kind == DesignKind::Fsm && fu.ops.size() > 1 && node(fu.ops[0]).op == Op::Mul;
+  }
+
+  static std::string shared_name(size_t u) { return "mul" + std::to_string(u); }
+
+  // Operand widths and the product's: the widest of the operations bound to the unit.
+  std::array<unsigned, 3> shared_widths(size_t u) const {
+    std::array<unsigned, 3> w{1, 1, 1};
+    for (ValueId v : d_.units[u].ops) {
+      w[0] = std::max(w[0], width(node(v).operands[0]));
+      w[1] = std::max(w[1], width(node(v).operands[1]));
+      w[2] = std::max(w[2], width(v));
+    }
+    return w;
+  }
+
+  // One `*`, its operands chosen by the state (the last operation's by default: the
+  // schedule never uses the unit twice in a state); each operation reads its low bits.
+  void shared_multiplier_body(size_t u) {
+    const hls::FunctionalUnit& fu = d_.units[u];
+    const std::string p = shared_name(u);
+    const auto w = shared_widths(u);
+    auto operand = [&](ValueId v, size_t k) {  // zero-extended to the unit's width
+      const ValueId o = node(v).operands[k];
+      const std::string x = signal(o, d_.place[v].step);
+      return width(o) == w[k] ? x : fmt::format("{{{}, {}}}", literal(w[k] - width(o), 0), x);
+    };
+    std::string a, b;
+    for (size_t i = 0; i < fu.ops.size(); ++i) {
+      const ValueId v = fu.ops[i];
+      const uint32_t at = d_.place[v].step;
+      const std::string x = operand(v, 0), y = operand(v, 1);
+      if (i + 1 == fu.ops.size()) {
+        a += x;
+        b += y;
+      } else {
+        a += fmt::format("state == S_{} ? {} : ", d_.states[at].name, x);
+        b += fmt::format("state == S_{} ? {} : ", d_.states[at].name, y);
+      }
+    }
+    line(fmt::format("  assign {}_a = {};", p, a));
+    line(fmt::format("  assign {}_b = {};", p, b));
+    line(fmt::format("  assign {}_p = {}_a * {}_b;", p, p, p));
+    for (ValueId v : fu.ops)
+      line(fmt::format("  assign {} = {};", wire(v), width(v) == w[2] ? p + "_p" : part(p + "_p", 0, width(v))));
+  }
 
   // An unsigned restoring divider: the operands are latched at the end of its
   // start state, then one quotient bit per cycle for w cycles; x / 0 gives all
