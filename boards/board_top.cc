@@ -11,6 +11,9 @@ namespace polydat::boards {
 
 namespace {
 
+// Inputs wider than this count in two halves (a 64-bit carry chain misses 48 MHz on a UP5K).
+constexpr unsigned kCountHalf = 32;
+
 unsigned hex_digits(unsigned bits) { return (std::max(1u, bits) + 3) / 4; }
 
 // Bits enough to count to n.
@@ -120,14 +123,33 @@ BoardTop board_top(const hls::Design& design, const Board& board, const BoardTop
                        kclk, reset_cond);
 
   // Inputs: the counter into the first, the rest held; the configuration block.
-  std::string feed, connect;
+  std::string feed, connect, hold;
   connect += fmt::format("      .clk({}),\n      .rst(rst),\n      .in_valid(k_in_valid),\n      .in_ready(k_in_ready),\n", kclk);
   if (!g.inputs.empty()) {
     const unsigned w = g.inputs[0].ty.bits();
-    feed += fmt::format(
-        "  logic {}count;  // the kernel's first input: 0, 1, 2, ... one per evaluation\n"
-        "  always_ff @(posedge {})\n    if (rst) count <= '0;\n    else if (k_in_valid && k_in_ready) count <= count + 1'b1;\n",
-        vec(w), kclk);
+    if (w <= kCountHalf) {
+      feed += fmt::format(
+          "  logic {}count;  // the kernel's first input: 0, 1, 2, ... one per evaluation\n"
+          "  always_ff @(posedge {})\n    if (rst) count <= '0;\n    else if (k_in_valid && k_in_ready) count <= count + 1'b1;\n",
+          vec(w), kclk);
+    } else {
+      hold = " && !count_carry";
+      // A carry chain as wide as the input would set the clock: the upper half counts a cycle
+      // after the lower one wraps, and no input is offered in that cycle.
+      feed += fmt::format(
+          "  logic {vw}count;  // the kernel's first input: 0, 1, 2, ... one per evaluation\n"
+          "  logic [{h}:0] count_low_next;  // the lower half plus one, with its carry out\n"
+          "  logic count_carry;\n"
+          "  assign count_low_next = {{1'b0, count[{hm}:0]}} + {h1}'d1;\n"
+          "  always_ff @(posedge {clk})\n"
+          "    if (rst) begin\n      count <= '0;\n      count_carry <= 1'b0;\n    end else begin\n"
+          "      count_carry <= k_in_valid && k_in_ready && count_low_next[{h}];\n"
+          "      if (k_in_valid && k_in_ready) count[{hm}:0] <= count_low_next[{hm}:0];\n"
+          "      if (count_carry) count[{wm}:{h}] <= count[{wm}:{h}] + 1'b1;\n"
+          "    end\n",
+          fmt::arg("vw", vec(w)), fmt::arg("h", kCountHalf), fmt::arg("hm", kCountHalf - 1),
+          fmt::arg("h1", kCountHalf + 1), fmt::arg("wm", w - 1), fmt::arg("clk", kclk));
+    }
     connect += fmt::format("      .{}(count),\n", ports.inputs[0]);
   }
   for (size_t i = 1; i < g.inputs.size(); ++i) {
@@ -184,8 +206,8 @@ module {top} (
 {header_ports});
 {pll}{reset}
   logic k_in_valid, k_in_ready, k_out_valid, k_out_ready;
-  assign k_in_valid = !rst;
-{feed}{results}
+{feed}  assign k_in_valid = !rst{hold};
+{results}
   {kernel} u_kernel (
 {connect}
   );
@@ -243,7 +265,7 @@ endmodule
                        fmt::arg("pll_note", options.pll ? fmt::format(", the PLL's {:.3f} MHz runs everything", options.pll->out_mhz)
                                                         : std::string()), fmt::arg("tx", kUartTxPort), fmt::arg("baud", board.baud),
                        fmt::arg("divisor", top.divisor), fmt::arg("chars", top.line_chars), fmt::arg("top", top.module),
-                       fmt::arg("header_ports", header_ports), fmt::arg("reset", reset), fmt::arg("feed", feed),
+                       fmt::arg("header_ports", header_ports), fmt::arg("reset", reset), fmt::arg("feed", feed), fmt::arg("hold", hold),
                        fmt::arg("results", results), fmt::arg("kernel", kernel), fmt::arg("connect", connect),
                        fmt::arg("held_decl", held_decl), fmt::arg("iw_vec", vec(iw)), fmt::arg("iw", iw),
                        fmt::arg("held_reset", held_reset), fmt::arg("held_load", held_load),
