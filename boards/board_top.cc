@@ -180,19 +180,20 @@ BoardTop board_top(const hls::Design& design, const Board& board, const BoardTop
   const unsigned iw = bits_for(top.line_chars);
   std::string cases;
   uint32_t at = 0;
-  unsigned top_bit = held_bits;  // one past the highest bit of the current field
   for (size_t i = 0; i < g.outputs.size(); ++i) {
     const unsigned digits = hex_digits(g.outputs[i].ty.bits());
-    for (unsigned d = 0; d < digits; ++d, ++at)
-      cases += fmt::format("      {}'d{}: begin nib = held[{}:{}]; kind = 2'd0; end\n", iw, at, top_bit - 4 * d - 1,
-                           top_bit - 4 * d - 4);
-    top_bit -= 4 * digits;
+    for (unsigned d = 0; d < digits; ++d, ++at) cases += fmt::format("      {}'d{}: kind = 2'd0;\n", iw, at);
     if (i + 1 < g.outputs.size()) cases += fmt::format("      {}'d{}: kind = 2'd1;\n", iw, at++);
   }
   const std::string held_decl = held_bits ? fmt::format("  logic {}held;  // the result being sent\n", vec(held_bits)) : "";
   const std::string held_load = held_bits ? fmt::format("        held <= {{{}}};\n", held_fields) : "";
   const std::string held_reset = held_bits ? "      held <= '0;\n" : "";
-  const std::string nib_decl = held_bits ? "  logic [3:0] nib;\n" : "  logic [3:0] nib;  // no outputs: never a digit\n";
+  // The digit sent is always the held value's top one: the value shifts after each digit, so no
+  // multiplexer over the digits stands between the counter and the UART.
+  const std::string nib_decl =
+      held_bits ? fmt::format("  logic [3:0] nib;\n  assign nib = held[{}:{}];\n", held_bits - 1, held_bits - 4)
+                : "  logic [3:0] nib;  // no outputs: never a digit\n  assign nib = 4'd0;\n";
+  const std::string held_shift = held_bits ? "      if (kind == 2'd0) held <= held << 4;\n" : "";
 
   const unsigned beat_bit = static_cast<unsigned>(std::floor(std::log2(std::max(2.0, clock_hz))));
   const std::string led = fmt::format("{}beat[{}]", board.leds.empty() || !board.leds[0].active_low ? "" : "~", beat_bit);
@@ -229,12 +230,11 @@ module {top} (
     end else if (tx_ready) begin
       if (idx == {iw}'d{last}) sending <= 1'b0;
       idx <= idx + 1'b1;
-    end
+{held_shift}    end
   end
 
 {nib_decl}  logic [1:0] kind;  // 0 a hex digit, 1 a space, 2 the newline
   always_comb begin
-    nib = 4'd0;
     kind = 2'd2;
     case (idx)
 {cases}      default: kind = 2'd2;
@@ -268,7 +268,7 @@ endmodule
                        fmt::arg("header_ports", header_ports), fmt::arg("reset", reset), fmt::arg("feed", feed), fmt::arg("hold", hold),
                        fmt::arg("results", results), fmt::arg("kernel", kernel), fmt::arg("connect", connect),
                        fmt::arg("held_decl", held_decl), fmt::arg("iw_vec", vec(iw)), fmt::arg("iw", iw),
-                       fmt::arg("held_reset", held_reset), fmt::arg("held_load", held_load),
+                       fmt::arg("held_reset", held_reset), fmt::arg("held_load", held_load), fmt::arg("held_shift", held_shift),
                        fmt::arg("last", top.line_chars - 1), fmt::arg("nib_decl", nib_decl), fmt::arg("cases", cases),
                        fmt::arg("uart", uart), fmt::arg("beat_bit", beat_bit), fmt::arg("led_port", kLedPort),
                        fmt::arg("led", led), fmt::arg("uart_module", uart_tx_module(uart)),
