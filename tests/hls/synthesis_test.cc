@@ -636,16 +636,17 @@ TEST_CASE("a value from before the loop that the loop reads never shares a regis
       "    i = i + 1\n"
       "} yield (acc * 3 + i) ^ 5\n";
   const Design d = must_synth(text, opts(Target::Ice40));
-  // LOOP0: i < n (2.75 + 0.35 * 16 = 8.35 ns); acc * 3 = (acc << 2) + ~acc + 1
-  // (3 = 4 - 1): ~acc [0, 1.0], the 16-bit sum (0.8 + 0.34 * 16 = 6.24 ns) from
-  // 1.0 + 2.5 to 9.74; i + 1 [0, 6.24]. LOOP1: + i (9.74 + 6 + 6.24 > 13.4).
+  // LOOP0: i < n (2.75 + 0.35 * 16 = 8.35 ns); acc * 3 = acc + (acc << 1) (3 has
+  // as few binary digits as signed ones): bit 0 is acc's, bits [1, 16) one 15-bit
+  // sum (0.8 + 0.34 * 15 = 5.90 ns); i + 1 [0, 6.24]. LOOP1: + i (5.90 + 3.5 + 2.5
+  // + 6.24 > 13.4).
   // POST0: ^ 5 reads the body's acc * 3 + i (the same expression on the final
   // state).
   REQUIRE(d.loop_steps == 2);
   REQUIRE(d.post_steps == 1);
-  CHECK(sorted_schedule(d) == std::vector<std::string>{"Add 16 @1 0.00..6.24", "Add 16 @1 3.50..9.74",
+  CHECK(sorted_schedule(d) == std::vector<std::string>{"Add 15 @1 0.00..5.90", "Add 16 @1 0.00..6.24",
                                                        "Add 16 @2 0.00..6.24", "Lt 16 @1 0.00..8.35",
-                                                       "Not 16 @1 0.00..1.00", "Xor 16 @3 0.00..1.00"});
+                                                       "Xor 16 @3 0.00..1.00"});
   // n lives [0, 3]: read by the loop, it outlives LOOP1 (state 2), whose end
   // writes acc * 3 + i, alive [2, 3]. So n keeps a register of its own.
   const ValueId n = d.dfg.inputs.at(0).value;
@@ -721,22 +722,21 @@ TEST_CASE("a constant power is built at the base's width") {
 
 // hls/dfg.h Dfg::constant_rhs() once looked only at the second operand, so 3 * x
 // was costed as a general multiplier while x * 3 was shift-and-add; now
-// mul_const_pass lowers a constant on either side. 3 = 4 - 1 in canonical
-// signed digits, half of them negative, so x * 3 = (x << 2) + ~x + 1: ~x is a
-// LUT level on x (1.0 ns, stage 0), the 64-bit sum's [0, 28) piece with its
-// carry (10.66 ns) cannot chain after it (1.0 + 2.5 + 10.66 > 13.4: stage 1),
-// its [28, 64) piece (13.04 ns) is in stage 2.
+// mul_const_pass lowers a constant on either side. 3 has as few binary digits
+// as signed ones (4 - 1), so x * 3 = x + (x << 1), no inversion: bit 0 is x's,
+// the sum's [1, 28) piece with its carry out is a 28-bit adder (0.8 + 0.34 * 28
+// = 10.32 ns, stage 0), its [28, 64) piece (13.04 ns) cannot chain after it
+// (10.32 + 3.5 + 2.5 + 13.04 > 13.4: stage 1).
 TEST_CASE("a multiplication by a constant costs the same on either side") {
   const Design left = must_synth("input x: u64\ny := 3 * x\n", opts(Target::Ice40));
   const Design right = must_synth("input x: u64\ny := x * 3\n", opts(Target::Ice40));
   for (const Design* d : {&left, &right}) {
-    CHECK(d->stages == 3);
-    CHECK(schedule_of(*d) ==
-          std::vector<std::string>{"Not 64 @0 0.00..1.00", "Add 29 @1 0.00..10.66", "Add 36 @2 0.00..13.04"});
+    CHECK(d->stages == 2);
+    CHECK(schedule_of(*d) == std::vector<std::string>{"Add 28 @0 0.00..10.32", "Add 36 @1 0.00..13.04"});
     CHECK(d->critical_path_ns == doctest::Approx(13.04 + 7.4));
   }
   // Both sides in one kernel lower to equal nodes, which the builder shares
-  // (hls/dfg_builder.h): one value, the same three operations.
+  // (hls/dfg_builder.h): one value, the same two operations.
   const Design both = must_synth("input x: u64\na := 3 * x\nb := x * 3\n", opts(Target::Ice40));
   CHECK(schedule_of(both) == schedule_of(right));
 }
