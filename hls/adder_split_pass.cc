@@ -19,11 +19,11 @@ class AdderSplit : public DfgRewriter {
       case Op::Add:
         if (cuts_.points(n.width).empty() || fits_with_carry_out(v)) return copy(v);
         return chain(x[0], x[1], x.size() > 2 ? x[2] : b_.constant(1, 0), false).sum;
-      case Op::Sub:
-        if (cuts_.points(n.width).empty()) return copy(v);
+      case Op::Sub:  // whole while it fits a step; else a + ~b + 1, the inversion a step of its own if need be
+        if (n.width <= cuts_.sub_bits && cuts_.points(n.width).empty()) return copy(v);
         return chain(x[0], b_.bnot(x[1]), b_.constant(1, 1), false).sum;
       case Op::Neg:
-        if (cuts_.points(n.width).empty()) return copy(v);
+        if (n.width <= cuts_.sub_bits && cuts_.points(n.width).empty()) return copy(v);
         return chain(b_.constant(n.width, 0), b_.bnot(x[0]), b_.constant(1, 1), false).sum;
       case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge: {
         if (b_.width(x[0]) <= cuts_.carry_bits) return copy(v);  // the answer is the chain's carry out

@@ -20,12 +20,13 @@ CarryCuts carry_cuts(Target t, double clock_ns) {
   // logic cell and general routing: measured 3 ns beyond op_cost's Add in the
   // hash pipeline, where a sum bit enters its own cell's flip-flop.
   constexpr double kCarryExitNs = 3.0;
-  const double per_bit = op_cost(t, Op::Add, 64, false).delay_ns - op_cost(t, Op::Add, 63, false).delay_ns;
-  const double base = op_cost(t, Op::Add, 1, false).delay_ns - per_bit;
-  auto bits = [&](double room) {
+  // The widest chain of this operator whose delay fits the room (op_cost is linear in the width).
+  auto widest = [&](Op op, double room) {
+    const double per_bit = op_cost(t, op, 64, false).delay_ns - op_cost(t, op, 63, false).delay_ns;
+    const double base = op_cost(t, op, 1, false).delay_ns - per_bit;
     return static_cast<unsigned>(std::clamp(std::floor((room - base) / per_bit), 4.0, static_cast<double>(kMaxWidth)));
   };
-  return CarryCuts{bits(budget - kCarryExitNs), bits(budget)};
+  return CarryCuts{widest(Op::Add, budget - kCarryExitNs), widest(Op::Add, budget), widest(Op::Sub, budget)};
 }
 
 }  // namespace polydat::hls

@@ -15,6 +15,7 @@ namespace polydat::hls {
 struct CarryCuts {
   unsigned carry_bits = 64;
   unsigned top_bits = 64;
+  unsigned sub_bits = 64;  // the widest subtraction that fits a step whole (b's inversion costs a LUT level)
 
   // The cut positions of a chain over bits [0, width), in increasing order.
   std::vector<unsigned> points(unsigned width) const;
