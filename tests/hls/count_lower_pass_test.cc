@@ -30,28 +30,14 @@ using namespace polydat::hls::testing;
 
 namespace {
 
-unsigned port_bits(unsigned w) { return w <= 8 ? 8 : w <= 16 ? 16 : w <= 32 ? 32 : 64; }
 
-ir::Ty port_type(unsigned bits) {
-  switch (bits) {
-    case 8: return ir::Ty::scalar(ir::TyKind::U8);
-    case 16: return ir::Ty::scalar(ir::TyKind::U16);
-    case 32: return ir::Ty::scalar(ir::TyKind::U32);
-    default: return ir::Ty::scalar(ir::TyKind::U64);
-  }
-}
 
 // A graph on the low w bits of one port.
 class Maker {
  public:
   explicit Maker(unsigned w) {
     g_.name = "counts";
-    Node n;
-    n.kind = NodeKind::Input;
-    n.width = port_bits(w);
-    n.name = "x";
-    const ValueId port = b_.raw(n);
-    g_.inputs.push_back(DfgPort{"x", port_type(n.width), port});
+    const ValueId port = add_input(g_, b_, "x", port_bits(w));
     x_ = b_.resize(port, w);
   }
   DfgBuilder& b() { return b_; }
@@ -101,17 +87,6 @@ Dfg check_lowering(const Dfg& g, const std::vector<Sample>& samples) {
   return after;
 }
 
-unsigned logic_depth(const Dfg& g) {
-  std::vector<unsigned> depth(g.nodes.size(), 0);
-  unsigned deepest = 0;
-  for (ValueId v = 0; v < g.nodes.size(); ++v) {
-    if (!g.is_op(v)) continue;
-    for (ValueId o : g.nodes[v].operands) depth[v] = std::max(depth[v], depth[o]);
-    if (g.is_logic(v)) ++depth[v];
-  }
-  for (const DfgPort& p : g.outputs) deepest = std::max(deepest, depth[p.value]);
-  return deepest;
-}
 
 Dfg lowered(const std::string& kernel) {
   const Dfg g = dfg_from(kernel);

@@ -25,16 +25,7 @@ using namespace polydat::hls::testing;
 
 namespace {
 
-unsigned port_bits(unsigned w) { return w <= 8 ? 8 : w <= 16 ? 16 : w <= 32 ? 32 : 64; }
 
-ir::Ty port_type(unsigned bits) {
-  switch (bits) {
-    case 8: return ir::Ty::scalar(ir::TyKind::U8);
-    case 16: return ir::Ty::scalar(ir::TyKind::U16);
-    case 32: return ir::Ty::scalar(ir::TyKind::U32);
-    default: return ir::Ty::scalar(ir::TyKind::U64);
-  }
-}
 
 struct Wanted {
   bool div = true, mod = true;
@@ -46,12 +37,7 @@ Dfg division(unsigned w, uint64_t c, bool sgn, Wanted want = {}) {
   g.name = "division";
   DfgBuilder b(g);
   const unsigned pb = port_bits(w);
-  Node in;
-  in.kind = NodeKind::Input;
-  in.width = pb;
-  in.name = "x";
-  const ValueId port = b.raw(in);
-  g.inputs.push_back(DfgPort{"x", port_type(pb), port});
+  const ValueId port = add_input(g, b, "x", pb);
   const ValueId x = b.resize(port, w), k = b.constant(w, c);
   if (want.div) g.outputs.push_back(DfgPort{"q", port_type(pb), b.zext(b.op(Op::Div, w, {x, k}, sgn), pb)});
   if (want.mod) g.outputs.push_back(DfgPort{"r", port_type(pb), b.zext(b.op(Op::Mod, w, {x, k}, sgn), pb)});

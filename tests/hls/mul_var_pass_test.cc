@@ -39,36 +39,14 @@ namespace {
 constexpr uint32_t kUnlimited = std::numeric_limits<uint32_t>::max();
 const std::initializer_list<uint32_t> kBudgets = {0, 1, 3, 8, kUnlimited};
 
-unsigned port_bits(unsigned w) { return w <= 8 ? 8 : w <= 16 ? 16 : w <= 32 ? 32 : 64; }
-
-ir::Ty port_type(unsigned bits) {
-  switch (bits) {
-    case 8: return ir::Ty::scalar(ir::TyKind::U8);
-    case 16: return ir::Ty::scalar(ir::TyKind::U16);
-    case 32: return ir::Ty::scalar(ir::TyKind::U32);
-    default: return ir::Ty::scalar(ir::TyKind::U64);
-  }
-}
-
-ValueId input(Dfg& g, DfgBuilder& b, const std::string& name, unsigned bits) {
-  Node n;
-  n.kind = NodeKind::Input;
-  n.width = bits;
-  n.name = name;
-  n.index = static_cast<uint32_t>(g.inputs.size());
-  const ValueId v = b.raw(n);
-  g.inputs.push_back(DfgPort{name, port_type(bits), v});
-  return v;
-}
-
 // x: the low wx bits of one port, y: the low wy bits of another (a square:
 // y is x); the output is x * y at w bits, zero-extended to its port.
 Dfg product(unsigned wx, unsigned wy, unsigned w, bool square = false) {
   Dfg g;
   g.name = "product";
   DfgBuilder b(g);
-  const ValueId x = b.resize(input(g, b, "x", port_bits(wx)), wx);
-  const ValueId y = square ? x : b.resize(input(g, b, "y", port_bits(wy)), wy);
+  const ValueId x = b.resize(add_input(g, b, "x", port_bits(wx)), wx);
+  const ValueId y = square ? x : b.resize(add_input(g, b, "y", port_bits(wy)), wy);
   g.outputs.push_back(DfgPort{"p", port_type(port_bits(w)), b.zext(b.op(Op::Mul, w, {x, y}), port_bits(w))});
   classify_regions(g);
   return g;
@@ -188,7 +166,7 @@ Dfg random_products(uint64_t seed) {
   g.name = "products";
   DfgBuilder b(g);
   std::vector<ValueId> values;
-  for (int i = 0; i < 3; ++i) values.push_back(input(g, b, "x" + std::to_string(i), std::vector<unsigned>{8, 16, 32, 64}[rng() % 4]));
+  for (int i = 0; i < 3; ++i) values.push_back(add_input(g, b, "x" + std::to_string(i), std::vector<unsigned>{8, 16, 32, 64}[rng() % 4]));
   auto any = [&](unsigned w) {
     const ValueId v = values[values.size() - 1 - rng() % std::min<size_t>(values.size(), 6)];
     const unsigned from = rng() % 4 == 0 ? static_cast<unsigned>(rng() % b.width(v)) : 0;
@@ -229,7 +207,7 @@ TEST_CASE("the sum of shifted terms is plain arithmetic") {
     for (size_t k = 0; k < n; ++k) {
       const unsigned tw = 1 + static_cast<unsigned>(rng() % 64);
       widths.push_back(tw);
-      terms.push_back(ShiftedTerm{b.resize(input(g, b, "t" + std::to_string(k), 64), tw),
+      terms.push_back(ShiftedTerm{b.resize(add_input(g, b, "t" + std::to_string(k), 64), tw),
                                   static_cast<unsigned>(rng() % 70), rng() % 4 == 0});
     }
     g.outputs.push_back(DfgPort{"s", port_type(64), b.zext(sum_shifted_terms(b, terms, w, cuts), 64)});
@@ -253,7 +231,7 @@ TEST_CASE("the sum of shifted terms is plain arithmetic") {
 TEST_CASE("terms that do not overlap are joined by wiring: no adder") {
   Dfg g;
   DfgBuilder b(g);
-  const ValueId a = input(g, b, "a", 16), c = input(g, b, "c", 16), d = input(g, b, "d", 16);
+  const ValueId a = add_input(g, b, "a", 16), c = add_input(g, b, "c", 16), d = add_input(g, b, "d", 16);
   const size_t before = g.nodes.size();
   const ValueId s = sum_shifted_terms(b, {{a, 0}, {c, 16}, {d, 40}}, 64);
   for (ValueId v = static_cast<ValueId>(before); v < g.nodes.size(); ++v) CHECK_FALSE(g.is_logic(v));

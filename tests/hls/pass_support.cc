@@ -122,7 +122,7 @@ size_t count_live(const Dfg& g, Op op) {
   return n;
 }
 
-namespace {
+unsigned port_bits(unsigned w) { return w <= 8 ? 8 : w <= 16 ? 16 : w <= 32 ? 32 : 64; }
 
 ir::Ty port_type(unsigned w) {
   switch (w) {
@@ -134,6 +134,31 @@ ir::Ty port_type(unsigned w) {
   }
 }
 
+ValueId add_input(Dfg& g, DfgBuilder& b, const std::string& name, unsigned bits) {
+  Node n;
+  n.kind = NodeKind::Input;
+  n.width = bits;
+  n.name = name;
+  n.index = static_cast<uint32_t>(g.inputs.size());
+  const ValueId v = b.raw(n);
+  g.inputs.push_back(DfgPort{name, port_type(bits), v});
+  return v;
+}
+
+unsigned logic_depth(const Dfg& g) {
+  std::vector<unsigned> depth(g.nodes.size(), 0);
+  unsigned deepest = 0;
+  for (ValueId v = 0; v < g.nodes.size(); ++v) {
+    if (!g.is_op(v)) continue;
+    for (ValueId o : g.nodes[v].operands) depth[v] = std::max(depth[v], depth[o]);
+    if (g.is_logic(v)) ++depth[v];
+  }
+  for (const DfgPort& p : g.outputs) deepest = std::max(deepest, depth[p.value]);
+  return deepest;
+}
+
+namespace {
+
 class RandomDfg {
  public:
   RandomDfg(uint64_t seed, const RandomDfgOptions& o) : rng_(seed), o_(o), b_(g_) {}
@@ -142,14 +167,7 @@ class RandomDfg {
     g_.name = "random";
     for (size_t i = 0; i < o_.inputs; ++i) {
       const unsigned w = pick({1, 8, 16, 32, 64, 64});
-      Node n;
-      n.kind = NodeKind::Input;
-      n.width = w;
-      n.index = static_cast<uint32_t>(i);
-      n.name = "x" + std::to_string(i);
-      const ValueId v = b_.raw(n);
-      g_.inputs.push_back(DfgPort{n.name, port_type(w), v});
-      values_.push_back(v);
+      values_.push_back(add_input(g_, b_, "x" + std::to_string(i), w));
     }
     for (size_t i = 0; i < o_.ops; ++i) values_.push_back(random_op());
     for (size_t i = 0; i < o_.outputs; ++i) {

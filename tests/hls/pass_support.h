@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "hls/dfg.h"
+#include "hls/dfg_builder.h"
 
 namespace polydat::hls::testing {
 
@@ -53,5 +54,14 @@ Dfg random_dfg(uint64_t seed, const RandomDfgOptions& options = {});
 
 // Operations of kind `op` among g's live nodes.
 size_t count_live(const Dfg& g, Op op);
+
+// The port a w-bit value travels in: 8, 16, 32 or 64 bits.
+unsigned port_bits(unsigned w);
+// The GK type of a port of w bits: bool at 1, u8/u16/u32, else u64.
+ir::Ty port_type(unsigned w);
+// A new input port of `bits` bits (a port width) on g, built through b; its value.
+ValueId add_input(Dfg& g, DfgBuilder& b, const std::string& name, unsigned bits);
+// The most logic operations on a path to an output (wiring is free): LUT levels.
+unsigned logic_depth(const Dfg& g);
 
 }  // namespace polydat::hls::testing

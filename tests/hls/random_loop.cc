@@ -5,20 +5,12 @@
 
 #include "hls/dfg_builder.h"
 #include "hls/dfg_eval.h"
+#include "pass_support.h"
 
 namespace polydat::hls::testing {
 
 namespace {
 
-ir::Ty port_type(unsigned w) {
-  switch (w) {
-    case 1: return ir::Ty::scalar(ir::TyKind::Bool);
-    case 8: return ir::Ty::scalar(ir::TyKind::U8);
-    case 16: return ir::Ty::scalar(ir::TyKind::U16);
-    case 32: return ir::Ty::scalar(ir::TyKind::U32);
-    default: return ir::Ty::scalar(ir::TyKind::U64);
-  }
-}
 
 class RandomLoop {
  public:

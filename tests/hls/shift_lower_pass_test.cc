@@ -30,16 +30,7 @@ using namespace polydat::hls::testing;
 
 namespace {
 
-unsigned port_bits(unsigned w) { return w <= 8 ? 8 : w <= 16 ? 16 : w <= 32 ? 32 : 64; }
 
-ir::Ty port_type(unsigned bits) {
-  switch (bits) {
-    case 8: return ir::Ty::scalar(ir::TyKind::U8);
-    case 16: return ir::Ty::scalar(ir::TyKind::U16);
-    case 32: return ir::Ty::scalar(ir::TyKind::U32);
-    default: return ir::Ty::scalar(ir::TyKind::U64);
-  }
-}
 
 bool power_of_two(unsigned w) { return (w & (w - 1)) == 0; }
 
@@ -51,14 +42,7 @@ Dfg shifts(unsigned w, unsigned aw) {
   g.name = "shifts";
   DfgBuilder b(g);
   auto input = [&](const std::string& name, unsigned bits) {
-    Node n;
-    n.kind = NodeKind::Input;
-    n.width = port_bits(bits);
-    n.name = name;
-    n.index = static_cast<uint32_t>(g.inputs.size());
-    const ValueId v = b.raw(n);
-    g.inputs.push_back(DfgPort{name, port_type(n.width), v});
-    return b.resize(v, bits);
+    return b.resize(add_input(g, b, name, port_bits(bits)), bits);
   };
   const ValueId x = input("x", w), k = input("k", aw);
   auto output = [&](const std::string& name, ValueId v) {
@@ -106,18 +90,6 @@ Dfg check_lowering(const Dfg& g, const std::vector<Sample>& samples) {
   return after;
 }
 
-// The most logic operations on a path from an input to an output (wiring is free).
-unsigned logic_depth(const Dfg& g) {
-  std::vector<unsigned> depth(g.nodes.size(), 0);
-  unsigned deepest = 0;
-  for (ValueId v = 0; v < g.nodes.size(); ++v) {
-    if (!g.is_op(v)) continue;
-    for (ValueId o : g.nodes[v].operands) depth[v] = std::max(depth[v], depth[o]);
-    if (g.is_logic(v)) ++depth[v];
-  }
-  for (const DfgPort& p : g.outputs) deepest = std::max(deepest, depth[p.value]);
-  return deepest;
-}
 
 // A kernel narrowed first (as the pipeline does), then lowered; checked against the original.
 Dfg lowered(const std::string& kernel) {

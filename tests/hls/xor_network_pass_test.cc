@@ -29,31 +29,13 @@ using namespace polydat::hls::testing;
 
 namespace {
 
-ir::Ty port_type(unsigned w) {
-  switch (w) {
-    case 1: return ir::Ty::scalar(ir::TyKind::Bool);
-    case 8: return ir::Ty::scalar(ir::TyKind::U8);
-    case 16: return ir::Ty::scalar(ir::TyKind::U16);
-    case 32: return ir::Ty::scalar(ir::TyKind::U32);
-    default: return ir::Ty::scalar(ir::TyKind::U64);
-  }
-}
 
 // A graph built by hand through the builder (ports of 1, 8, 16, 32 or 64 bits).
 class Maker {
  public:
   Maker() { g_.name = "t"; }
   DfgBuilder& b() { return b_; }
-  ValueId input(const std::string& name, unsigned w) {
-    Node n;
-    n.kind = NodeKind::Input;
-    n.width = w;
-    n.name = name;
-    n.index = static_cast<uint32_t>(g_.inputs.size());
-    const ValueId v = b_.raw(n);
-    g_.inputs.push_back(DfgPort{name, port_type(w), v});
-    return v;
-  }
+  ValueId input(const std::string& name, unsigned w) { return add_input(g_, b_, name, w); }
   void output(const std::string& name, ValueId v) { g_.outputs.push_back(DfgPort{name, port_type(b_.width(v)), v}); }
   Dfg take() {
     classify_regions(g_);
@@ -281,17 +263,6 @@ class LinearRandomDfg {
 
 Dfg random_linear_dfg(uint64_t seed, bool loop = false) { return LinearRandomDfg(seed, loop).make(); }
 
-// The longest path of logic nodes among the live ones (LUT-level depth as nodes).
-unsigned logic_depth(const Dfg& g) {
-  std::vector<unsigned> depth(g.nodes.size(), 0);
-  unsigned deepest = 0;
-  for (ValueId v = 0; v < g.nodes.size(); ++v) {
-    for (ValueId o : g.nodes[v].operands) depth[v] = std::max(depth[v], depth[o]);
-    if (g.is_logic(v)) ++depth[v];
-    deepest = std::max(deepest, depth[v]);
-  }
-  return deepest;
-}
 
 // The hardware-accepted kernels of tests/corpus and tests/rtl/kernels that compile without -L.
 std::vector<std::pair<std::string, Dfg>> corpus_dfgs() {
