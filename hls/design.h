@@ -20,6 +20,17 @@ struct Capacity {
   uint32_t luts = 0, ffs = 0, carries = 0, dsps = 0;
 };
 
+// The model's estimate of what a design uses (iCE40: LUT4s, flip-flops, carry
+// cells, DSP blocks); logic cells are about the larger of LUTs and flip-flops.
+struct Resources {
+  double luts = 0, ffs = 0, carries = 0;
+  uint32_t dsps = 0;
+  double cells() const { return luts > ffs ? luts : ffs; }
+};
+
+// The part a target's designs are for when none is named (iCE40: the UP5K of the iCEBreaker).
+std::optional<Capacity> default_capacity(Target t);
+
 struct HlsOptions {
   Target target = Target::Ice40;
   std::optional<double> clock_ns;     // the target's default when empty
@@ -42,6 +53,7 @@ struct FunctionalUnit {
   Op op = Op::Add;
   unsigned width = 0;
   double area = 0;
+  double carries = 0;
   std::vector<ValueId> ops;  // bound to it; several only when shared across states
 };
 
@@ -80,6 +92,10 @@ struct Design {
   std::vector<Register> registers;
   std::vector<int> reg_of;         // FSM: per value, its register (-1: none)
   double critical_path_ns = 0;     // the slowest step's chain plus the register overhead: the period it needs
+  std::optional<Capacity> capacity;  // the device it is for
+  // Why the design is not the II-1 one the kernel would get (empty: it is):
+  // that design's estimate did not fit the device.
+  std::string fallback;
 
   // Pipeline: stages (the latency in cycles; the initiation interval is 1).
   uint32_t stages = 0;
@@ -112,13 +128,18 @@ struct Design {
   // Cycles between accepted inputs when the output is always taken.
   uint64_t initiation_interval(uint64_t iterations = 0) const;
   uint64_t register_bits() const;
+  // The model's estimate of LUTs, flip-flops, carries and DSP blocks.
+  Resources resources() const;
 
   // A multiplication bound to a DSP block.
   bool is_dsp(ValueId v) const;
   // A division or remainder computed by an iterative unit (one quotient bit per
-  // cycle): it takes `multi_cycles(v)` steps from the step it starts in.
+  // cycle), or a multiplication (one multiplier bit per cycle): it takes
+  // `multi_cycles(v)` steps from the step it starts in.
   bool is_iterative(ValueId v) const;
   uint32_t multi_cycles(ValueId v) const;
+  // An iterative multiplication whose multiplier is a constant (its bits need no register).
+  bool is_constant_multiplier(ValueId v) const;
   // The library's cost of operation v as this design builds it.
   OpCost cost(ValueId v) const;
   // The values operation v reads, seen through wiring (the operations,

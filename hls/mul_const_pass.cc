@@ -66,7 +66,7 @@ class MulConstPass : public DfgRewriter {
  protected:
   ValueId rewrite(ValueId v) override {
     const Node& n = in_.nodes[v];
-    if (n.op != Op::Mul || n.param == 1) return copy(v);
+    if (n.op != Op::Mul || n.param != 0) return copy(v);  // a DSP block's or an iterative unit's
     for (int i = 0; i < 2; ++i)
       if (in_.is_constant(n.operands[i]))
         return lower_constant_multiply(b_, map(n.operands[1 - i]), in_.nodes[n.operands[i]].constant, n.width, cuts_);

@@ -7,6 +7,7 @@
 #include "hls/div_var_pass.h"
 #include "hls/divmod_const_pass.h"
 #include "hls/mul_const_pass.h"
+#include "hls/mul_iterative_pass.h"
 #include "hls/mul_var_pass.h"
 #include "hls/narrow_pass.h"
 #include "hls/shift_lower_pass.h"
@@ -35,6 +36,7 @@ Dfg optimize_dfg(const Dfg& g, const PassOptions& options) {
   d = count_lower_pass(d, lower);
   d = div_var_pass(d, div_var_options(options.kind));
   const CarryCuts cuts = carry_cuts(options.target, options.clock_ns);
+  if (options.iterative_mul) d = mul_iterative_pass(d);
   d = mul_var_pass(d, MulVarOptions{options.kind, options.dsp_limit, cuts});  // products of two variables: DSP blocks and rows
   d = mul_const_pass(d, cuts);
   d = narrow_pass(d);  // the adder trees' partial sums

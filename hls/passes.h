@@ -18,6 +18,7 @@ struct PassOptions {
   DesignKind kind = DesignKind::Pipeline;
   double clock_ns = 20.8;
   uint32_t dsp_limit = 0;  // DSP blocks the design may use
+  bool iterative_mul = false;  // wide multiplications as iterative units (the design that fits when II 1 does not)
 };
 
 PassOptions pass_options(const HlsOptions& options, DesignKind kind, double clock_ns);

@@ -54,6 +54,14 @@ std::string report_text(const Design& d) {
   size_t regs = d.registers.size();
   if (d.kind == DesignKind::Fsm) regs += (d.dfg.loop ? d.dfg.loop->state.size() : 0) + d.dfg.outputs.size();
   out += fmt::format("  registers: {} ({} bits)\n", regs, d.register_bits());
+  const Resources r = d.resources();
+  out += fmt::format("  resources (model): {:.0f} LUTs, {:.0f} flip-flops, {:.0f} carries, {} DSPs", r.luts, r.ffs,
+                     r.carries, r.dsps);
+  if (d.capacity)
+    out += fmt::format(" (the {} has {} LUTs, {} flip-flops, {} DSPs)", d.capacity->device, d.capacity->luts,
+                       d.capacity->ffs, d.capacity->dsps);
+  out += "\n";
+  if (!d.fallback.empty()) out += "  not II 1: " + d.fallback + "\n";
   const double slack = d.clock_ns - d.critical_path_ns;
   out += fmt::format("  critical path: {:.2f} ns against {:.2f} ns (slack {:.2f} ns{})\n", d.critical_path_ns, d.clock_ns,
                      slack, slack < 0 ? ", NEGATIVE: the model predicts the clock is missed" : "");
@@ -99,6 +107,12 @@ std::string report_json(const Design& d) {
   if (d.kind == DesignKind::Fsm) regs += (d.dfg.loop ? d.dfg.loop->state.size() : 0) + d.dfg.outputs.size();
   j["registers"] = regs;
   j["register_bits"] = d.register_bits();
+  const Resources r = d.resources();
+  j["resources"] = {{"luts", r.luts}, {"ffs", r.ffs}, {"carries", r.carries}, {"dsps", r.dsps}};
+  if (d.capacity)
+    j["capacity"] = {{"device", d.capacity->device}, {"luts", d.capacity->luts}, {"ffs", d.capacity->ffs},
+                     {"dsps", d.capacity->dsps}};
+  if (!d.fallback.empty()) j["fallback"] = d.fallback;
   j["critical_path_ns"] = d.critical_path_ns;
   j["slack_ns"] = d.clock_ns - d.critical_path_ns;
   nlohmann::ordered_json ops = nlohmann::ordered_json::array();

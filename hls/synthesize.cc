@@ -1,3 +1,5 @@
+#include <fmt/core.h>
+
 #include <algorithm>
 #include <bit>
 #include <map>
@@ -5,6 +7,7 @@
 
 #include "hls/design.h"
 #include "hls/dfg_eval.h"
+#include "hls/mul_iterative_pass.h"
 #include "hls/passes.h"
 
 namespace polydat::hls {
@@ -37,16 +40,21 @@ bool Design::is_dsp(ValueId v) const {
 
 bool Design::is_iterative(ValueId v) const {
   const Node& n = dfg.nodes[v];
-  return n.is_op() && (n.op == Op::Div || n.op == Op::Mod) && n.param == 1;
+  if (!n.is_op()) return false;
+  return ((n.op == Op::Div || n.op == Op::Mod) && n.param == 1) || (n.op == Op::Mul && n.param == kMulIterative);
 }
 
-// Operands latched at the end of the start step, one quotient bit per cycle
-// after it, the result readable the step after the last.
-uint32_t Design::multi_cycles(ValueId v) const { return is_iterative(v) ? dfg.nodes[v].width + 1 : 0; }
+// Operands latched at the end of the start step, one quotient (multiplier) bit
+// per cycle after it, the result readable the step after the last.
+uint32_t Design::multi_cycles(ValueId v) const {
+  if (!is_iterative(v)) return 0;
+  return (dfg.nodes[v].op == Op::Mul ? iterative_steps(dfg, v) : dfg.nodes[v].width) + 1;
+}
 
 OpCost Design::cost(ValueId v) const {
-  if (is_iterative(v)) {  // a subtractor of the width, its registers, the step counter; no delay in its start step
+  if (is_iterative(v)) {  // an adder or subtractor of the width, its registers, the step counter; no delay in its start step
     const double w = dfg.nodes[v].width;
+    if (dfg.nodes[v].op == Op::Mul) return OpCost{UnitClass::Mul, 0, 2 * w + 8, w, 0, 0};
     return OpCost{UnitClass::Div, 0, 4 * w + 8, w + 2, 0, 0};
   }
   const Node& n = dfg.nodes[v];
@@ -60,6 +68,31 @@ OpCost Design::cost(ValueId v) const {
     }
   }
   return op_cost(target, shape_of(dfg, v, is_dsp(v)));
+}
+
+Resources Design::resources() const {
+  Resources r;
+  for (const FunctionalUnit& u : units) {
+    r.luts += u.area;
+    r.carries += u.carries;
+    if (u.cls == UnitClass::Dsp) ++r.dsps;
+    if (u.ops.empty() || !is_iterative(u.ops[0])) continue;
+    const ValueId v = u.ops[0];  // an iterative unit's own registers and step counter
+    const double w = dfg.nodes[v].width;
+    if (dfg.nodes[v].op != Op::Mul) r.ffs += 4 * w + 8;
+    else r.ffs += 2 * w + 8 + (is_constant_multiplier(v) ? 0 : w);
+  }
+  r.ffs += static_cast<double>(register_bits()) + (kind == DesignKind::Pipeline ? stages : states.size());
+  return r;
+}
+
+bool Design::is_constant_multiplier(ValueId v) const {
+  return dfg.is_constant(iterative_operands(dfg, v).multiplier);
+}
+
+std::optional<Capacity> default_capacity(Target t) {
+  if (t != Target::Ice40) return std::nullopt;
+  return Capacity{"up5k", 5280, 5280, 5280, 8};
 }
 
 std::vector<ValueId> Design::reads(ValueId v) const {
@@ -106,6 +139,20 @@ class Synthesizer {
     std::map<Region, uint32_t> length;
     for (Region r : {Region::Pre, Region::Loop, Region::Post})
       if (auto err = schedule_block(blocks[r], length[r])) return err;
+    // An iterative result read at the end of the block (an output, the loop's
+    // next state) needs the state after the unit's last step in the block.
+    auto read_at_end = [&](ValueId through) {
+      for (ValueId v : through_wiring(g, through))
+        if (scheduled(v) && d_.is_iterative(v)) {
+          uint32_t& len = length[d_.kind == DesignKind::Pipeline ? Region::Pre : g.nodes[v].region];
+          len = std::max(len, d_.place[v].step + d_.multi_cycles(v) + 1);
+        }
+    };
+    for (const DfgPort& o : g.outputs) read_at_end(o.value);
+    if (g.loop) {
+      for (ValueId v : g.loop->next) read_at_end(v);
+      read_at_end(g.loop->cond);
+    }
     if (d_.kind == DesignKind::Pipeline) {
       d_.stages = std::max(1u, length[Region::Pre]);
       bind_units(false, false);
@@ -197,13 +244,15 @@ class Synthesizer {
     const uint32_t k = pool.taken[d_.place[v].step]++;
     if (k >= pool.units.size()) {
       pool.units.push_back(static_cast<int>(d_.units.size()));
-      d_.units.push_back(FunctionalUnit{d_.cost(v).unit, n.op, 0, 0, {}});
+      d_.units.push_back(FunctionalUnit{d_.cost(v).unit, n.op, 0, 0, 0, {}});
     }
     FunctionalUnit& u = d_.units[static_cast<size_t>(pool.units[k])];
     u.width = std::max(u.width, w);
     OpShape s = shape_of(d_.dfg, v, d_.is_dsp(v));
     s.width = s.operand_width = u.width;
-    u.area = op_cost(d_.target, s).area;
+    const OpCost c = op_cost(d_.target, s);
+    u.area = c.area;
+    u.carries = c.carries;
     u.ops.push_back(v);
     d_.place[v].unit = pool.units[k];
   }
@@ -214,15 +263,15 @@ class Synthesizer {
   void bind_units(bool share_mul, bool share_dsp) {
     const Dfg& g = d_.dfg;
     SharedUnits muls, dsps;
-    std::map<std::tuple<ValueId, ValueId, uint32_t>, int> dividers;  // (dividend, divisor, step) -> iterative unit
+    std::map<std::tuple<Op, ValueId, ValueId, uint32_t>, int> iterative;  // (Mul or Div, operands, step) -> unit
     for (ValueId v = 0; v < g.nodes.size(); ++v) {
       if (!scheduled(v)) continue;
       const OpCost c = d_.cost(v);
       const Node& n = g.nodes[v];
       if (d_.is_iterative(v)) {  // a quotient and a remainder of the same operands, started together: one unit
-        const auto key = std::make_tuple(n.operands[0], n.operands[1], d_.place[v].step);
-        auto [it, fresh] = dividers.emplace(key, static_cast<int>(d_.units.size()));
-        if (fresh) d_.units.push_back(FunctionalUnit{c.unit, n.op, n.width, c.area, {}});
+        const auto key = std::make_tuple(n.op == Op::Mul ? Op::Mul : Op::Div, n.operands[0], n.operands[1], d_.place[v].step);
+        auto [it, fresh] = iterative.emplace(key, static_cast<int>(d_.units.size()));
+        if (fresh) d_.units.push_back(FunctionalUnit{c.unit, n.op, n.width, c.area, c.carries, {}});
         d_.units[static_cast<size_t>(it->second)].ops.push_back(v);
         d_.place[v].unit = it->second;
         continue;
@@ -239,7 +288,7 @@ class Synthesizer {
         continue;
       }
       d_.place[v].unit = static_cast<int>(d_.units.size());
-      d_.units.push_back(FunctionalUnit{c.unit, n.op, w, c.area, {v}});
+      d_.units.push_back(FunctionalUnit{c.unit, n.op, w, c.area, c.carries, {v}});
     }
   }
 
@@ -398,17 +447,20 @@ class Synthesizer {
 
 }  // namespace
 
-ir::Expected<Design, HlsError> synthesize(const ir::CategoryIr& ir, ir::FuncId f, const std::vector<bool>& config_fields,
-                                          const HlsOptions& options) {
-  auto kind = single_loop_fsm(ir, f);
-  if (!kind) return kind.error();
-  auto dfg = build_dfg(ir, f, config_fields);
-  if (!dfg) return dfg.error();
+namespace {
+
+// The design of one kind from the built graph; `iterative_mul` makes the wide
+// multiplications iterative units (and so the design a loop-free FSM).
+ir::Expected<Design, HlsError> design_from(const Dfg& built, DesignKind kind, bool iterative_mul,
+                                           const HlsOptions& options) {
   Design d;
-  d.kind = *kind;
+  d.kind = kind;
   d.target = options.target;
   d.clock_ns = options.clock_ns.value_or(default_clock_ns(options.target));
-  d.dfg = optimize_dfg(*dfg, pass_options(options, d.kind, d.clock_ns));
+  d.capacity = options.capacity ? options.capacity : default_capacity(options.target);
+  PassOptions passes = pass_options(options, d.kind, d.clock_ns);
+  passes.iterative_mul = iterative_mul;
+  d.dfg = optimize_dfg(built, passes);
   if (auto problems = check_dfg(d.dfg); !problems.empty())
     return HlsError{"internal", "the HLS passes broke the graph: " + problems.front(), {}};
   // An iterative unit cannot take a new input every cycle: the design is a loop-free FSM.
@@ -417,6 +469,35 @@ ir::Expected<Design, HlsError> synthesize(const ir::CategoryIr& ir, ir::FuncId f
     if (live[v] && d.is_iterative(v)) d.kind = DesignKind::Fsm;
   if (auto err = Synthesizer(d, options).run()) return *err;
   return d;
+}
+
+// Placement needs room: nextpnr failed on a UP5K design estimated at 98 % of its logic cells.
+constexpr double kPlaceableShare = 0.9;
+
+bool fits(const Resources& r, const Capacity& c) {
+  return r.cells() <= kPlaceableShare * c.luts && r.dsps <= c.dsps;
+}
+
+}  // namespace
+
+ir::Expected<Design, HlsError> synthesize(const ir::CategoryIr& ir, ir::FuncId f, const std::vector<bool>& config_fields,
+                                          const HlsOptions& options) {
+  auto kind = single_loop_fsm(ir, f);
+  if (!kind) return kind.error();
+  auto dfg = build_dfg(ir, f, config_fields);
+  if (!dfg) return dfg.error();
+  auto d = design_from(*dfg, *kind, false, options);
+  if (!d || !d->capacity || dfg->loop || fits(d->resources(), *d->capacity)) return d;
+  // Too large for the device: the same kernel with iterative multiplications, if that is smaller.
+  auto shared = design_from(*dfg, DesignKind::Pipeline, true, options);
+  if (!shared || shared->kind == DesignKind::Pipeline) return d;  // no multiplication to iterate
+  const Resources big = d->resources(), small = shared->resources();
+  if (small.cells() >= big.cells()) return d;
+  shared->fallback = fmt::format(
+      "the II-1 pipeline needs about {:.0f} logic cells and {} DSP blocks, more than the {} offers ({:.0f} % of "
+      "{} cells, {} DSPs): multiplications iterate, one multiplier bit per cycle",
+      big.cells(), big.dsps, d->capacity->device, 100 * kPlaceableShare, d->capacity->luts, d->capacity->dsps);
+  return shared;
 }
 
 }  // namespace polydat::hls

@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <map>
 #include <optional>
 #include <regex>
 #include <set>
 
+#include "hls/mul_iterative_pass.h"
 #include "rtl/sv_keywords.h"
 
 namespace polydat::rtl {
@@ -204,8 +206,19 @@ class Emitter {
     }
     for (size_t u = 0; u < d_.units.size(); ++u) {
       if (d_.units[u].ops.empty() || !d_.is_iterative(d_.units[u].ops[0])) continue;
-      const unsigned w = width(d_.units[u].ops[0]);
+      const ValueId v = d_.units[u].ops[0];
+      const unsigned w = width(v);
       const std::string p = iterative_name(static_cast<int>(u));
+      if (node(v).op == Op::Mul) {
+        const unsigned steps = hls::iterative_steps(g_, v);
+        line("  logic " + range(w) + p + "_p;");
+        line("  logic " + range(w) + p + "_x;");
+        line("  logic " + range(counter_width(steps)) + p + "_count;");
+        line("  logic " + p + "_bit;");
+        line("  logic " + range(d_.is_constant_multiplier(v) ? steps + 1 : steps) + p +
+             (d_.is_constant_multiplier(v) ? "_k;" : "_y;"));
+        continue;
+      }
       for (const char* r : {"_q", "_r", "_n", "_d"}) line("  logic " + range(w) + p + r + ";");
       line("  logic " + range(log2_exact(w + 1) + 1) + p + "_count;");
       line("  logic " + range(w + 1) + p + "_shift;");
@@ -235,7 +248,8 @@ class Emitter {
         return registered(v, at);
       case NodeKind::Op:
         if (hls::is_wiring(n.op)) return wiring(v, at);
-        if (d_.is_iterative(v)) return iterative_name(d_.place[v].unit) + (n.op == Op::Div ? "_q" : "_r");
+        if (d_.is_iterative(v))
+          return iterative_name(d_.place[v].unit) + (n.op == Op::Mul ? "_p" : n.op == Op::Div ? "_q" : "_r");
         if (d_.place[v].step == at) return wire(v);
         return registered(v, at);
     }
@@ -349,8 +363,59 @@ class Emitter {
     }
     for (ValueId v = 0; v < g_.nodes.size(); ++v)
       if (scheduled(v) && !d_.is_iterative(v) && !on_shared[v]) line("  assign " + wire(v) + " = " + expression(v) + ";");
-    for (size_t u = 0; u < d_.units.size(); ++u)
-      if (!d_.units[u].ops.empty() && d_.is_iterative(d_.units[u].ops[0])) iterative_divider(static_cast<int>(u));
+    for (size_t u = 0; u < d_.units.size(); ++u) {
+      if (d_.units[u].ops.empty() || !d_.is_iterative(d_.units[u].ops[0])) continue;
+      if (node(d_.units[u].ops[0]).op == Op::Mul) iterative_multiplier(static_cast<int>(u));
+      else iterative_divider(static_cast<int>(u));
+    }
+  }
+
+  // Bits of a counter holding 0 .. n.
+  static unsigned counter_width(unsigned n) { return std::max(1u, static_cast<unsigned>(std::bit_width(n))); }
+
+  // A shift-and-add multiplier: the operands are latched at the end of its
+  // start state, then one multiplier bit per cycle adds the multiplicand
+  // (shifted one place further each cycle) into the product. A constant
+  // multiplier's bits come from a table indexed by the step counter.
+  void iterative_multiplier(int unit) {
+    const ValueId v = d_.units[static_cast<size_t>(unit)].ops[0];
+    const unsigned w = width(v), steps = hls::iterative_steps(g_, v), cw = counter_width(steps);
+    const uint32_t start = d_.place[v].step;
+    const std::string p = iterative_name(unit);
+    const hls::IterativeOperands o = hls::iterative_operands(g_, v);
+    const bool constant = d_.is_constant_multiplier(v);
+    line(fmt::format("  // {}: {}-bit a * b, one multiplier bit per cycle ({} cycles) after state {}", p, w, steps,
+                     d_.states[start].name));
+    if (constant) {  // _k[c] is the multiplier bit taken when the counter reads c (steps - c); _k[0] unused
+      const uint64_t k = node(o.multiplier).constant;
+      uint64_t table = 0;  // bits 1 .. steps of _k
+      for (unsigned c = 1; c <= steps; ++c) table |= ((k >> (steps - c)) & 1) << (c - 1);
+      line(fmt::format("  assign {}_k = {{{}, 1'b0}};", p, literal(steps, table)));
+      line(fmt::format("  assign {}_bit = {}_k[{}_count];", p, p, p));
+    } else {
+      line(fmt::format("  assign {}_bit = {}_y[0];", p, p));
+    }
+    const std::string a = signal(o.multiplicand, start);
+    const unsigned wa = width(o.multiplicand);
+    line("  always_ff @(posedge clk) begin");
+    line("    if (rst) begin");
+    for (const char* r : {"_p", "_x", "_count"}) line(fmt::format("      {}{} <= '0;", p, r));
+    if (!constant) line(fmt::format("      {}_y <= '0;", p));
+    line(fmt::format("    end else if (state == S_{}) begin", d_.states[start].name));
+    line(fmt::format("      {}_p <= '0;", p));
+    line(fmt::format("      {}_x <= {};", p, wa >= w ? part(a, 0, w) : fmt::format("{{{}, {}}}", literal(w - wa, 0), a)));
+    if (!constant) {
+      const std::string b = signal(o.multiplier, start);
+      line(fmt::format("      {}_y <= {};", p, width(o.multiplier) == steps ? b : part(b, 0, steps)));
+    }
+    line(fmt::format("      {}_count <= {};", p, literal(cw, steps)));
+    line(fmt::format("    end else if ({}_count != '0) begin", p));
+    line(fmt::format("      {}_count <= {}_count - {};", p, p, literal(cw, 1)));
+    line(fmt::format("      if ({}_bit) {}_p <= {}_p + {}_x;", p, p, p, p));
+    line(w == 1 ? fmt::format("      {}_x <= 1'b0;", p) : fmt::format("      {}_x <= {{{}_x[{}:0], 1'b0}};", p, p, w - 2));
+    if (!constant) line(steps == 1 ? fmt::format("      {}_y <= 1'b0;", p) : fmt::format("      {}_y <= {}_y >> 1;", p, p));
+    line("    end");
+    line("  end");
   }
 
   static std::string iterative_name(int unit) { return "it" + std::to_string(unit); }

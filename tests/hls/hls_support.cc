@@ -188,8 +188,7 @@ bool constant_at(const Design& d, ValueId v, size_t i) {
 
 OpCost library_cost(const Design& d, ValueId v) {
   const Node& n = d.dfg.nodes[v];
-  if (n.op == Op::Div || n.op == Op::Mod)
-    if (n.param == 1) return d.cost(v);  // an iterative unit: no delay in its start step, by construction
+  if (d.is_iterative(v)) return d.cost(v);  // an iterative unit: no delay in its start step, by construction
   if (d.target == Target::Ice40 && n.op == Op::Not) {  // an inverted sum: the sum's LUTs produce it inverted
     const std::vector<ValueId> from = through_wiring(d.dfg, n.operands[0]);
     if (from.size() == 1 && d.dfg.nodes[from[0]].kind == NodeKind::Op && d.dfg.nodes[from[0]].op == Op::Add)
@@ -287,6 +286,37 @@ std::vector<std::string> timing_problems(const Design& d) {
   return problems;
 }
 
+namespace {
+// A loop-free FSM: it has an iterative unit (that is why it is no pipeline),
+// and its states run idle, pre 0 .. pre n-1, done, back to idle.
+std::vector<std::string> loop_free_fsm_problems(const Design& d) {
+  std::vector<std::string> problems;
+  auto expect = [&](bool ok, const std::string& what) {
+    if (!ok) problems.push_back(what);
+  };
+  bool iterative = false;
+  for (ValueId v : live_ops(d)) iterative = iterative || d.is_iterative(v);
+  expect(iterative, "a loop-free FSM without an iterative unit");
+  expect(d.loop_steps == 0 && d.post_steps == 0, "a loop-free FSM with loop or post-loop steps");
+  expect(d.pre_steps >= 1, "a loop-free FSM without steps");
+  expect(d.states.size() == d.pre_steps + 2, "states: " + std::to_string(d.states.size()) + ", expected " +
+                                                  std::to_string(d.pre_steps + 2));
+  using T = std::tuple<uint32_t, uint32_t, Cond>;
+  std::vector<T> want{{0, 1, Cond::InValid}, {d.pre_steps + 1, 0, Cond::OutReady}};
+  for (uint32_t s = 1; s <= d.pre_steps; ++s) want.emplace_back(s, s + 1, Cond::Always);
+  std::vector<T> got;
+  for (const FsmTransition& t : d.transitions) got.emplace_back(t.from, t.to, t.cond);
+  std::sort(want.begin(), want.end());
+  std::sort(got.begin(), got.end());
+  expect(got == want, "transitions differ from a loop-free FSM's");
+  for (uint64_t t : {0ull, 5ull}) {
+    expect(d.latency(t) == 1 + d.pre_steps, "latency(" + std::to_string(t) + ")");
+    expect(d.initiation_interval(t) == 2 + d.pre_steps, "initiation_interval(" + std::to_string(t) + ")");
+  }
+  return problems;
+}
+}  // namespace
+
 std::vector<std::string> shape_problems(const Design& d) {
   std::vector<std::string> problems;
   auto expect = [&](bool ok, const std::string& what) {
@@ -306,7 +336,7 @@ std::vector<std::string> shape_problems(const Design& d) {
     return problems;
   }
   const uint32_t pre = d.pre_steps, loop = d.loop_steps, post = d.post_steps;
-  expect(d.dfg.loop.has_value(), "an FSM without a loop");
+  if (!d.dfg.loop) return loop_free_fsm_problems(d);
   expect(loop >= 1, "an FSM with no loop state");
   expect(d.states.size() == 1 + pre + loop + post + 1, "states: " + std::to_string(d.states.size()) + ", expected 1 + " +
                                                            std::to_string(pre) + " + " + std::to_string(loop) + " + " +

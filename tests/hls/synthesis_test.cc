@@ -230,7 +230,8 @@ TEST_CASE("loop-free kernels: pipelines that respect every invariant") {
     for (const HlsOptions& o : option_grid()) {
       CAPTURE(label(k, o));
       const Design d = must_synth(k.text, o);
-      CHECK(d.kind == DesignKind::Pipeline);
+      // A pipeline, unless at this clock it would not fit the part: then an FSM that says why.
+      CHECK((d.kind == DesignKind::Pipeline) == d.fallback.empty());
       CHECK(d.target == o.target);
       CHECK(d.clock_ns == o.clock_ns.value_or(o.target == Target::Ice40 ? 20.8 : 1.0));
       const auto problems = design_problems(d);
@@ -754,10 +755,11 @@ TEST_CASE("a tighter clock never gives fewer stages or states") {
       for (double c : sweep) {
         CAPTURE(label(k, opts(target, c)));
         const Design d = must_synth(k.text, opts(target, c));
-        CHECK(d.stages >= prev);
-        prev = d.stages;
         const auto problems = design_problems(d);
         CHECK_MESSAGE(problems.empty(), join(problems));
+        if (!d.fallback.empty()) break;  // from here on too large for the part at II 1: an FSM (tested below)
+        CHECK(d.stages >= prev);
+        prev = d.stages;
       }
     }
     for (const Named& k : {Named{"sum_to_n", kSumToN}, Named{"lfsr", kLfsr}, Named{"pcg", kPcg}, Named{"fib", kFib}}) {
@@ -1000,8 +1002,9 @@ TEST_CASE("the JSON report is consistent with the design for every kernel") {
       uint64_t bits = 0;
       for (const Register& r : d.registers) bits += r.width;
       if (d.kind == DesignKind::Fsm) {
-        regs += d.dfg.loop->state.size() + d.dfg.outputs.size();
-        for (ValueId s : d.dfg.loop->state) bits += d.dfg.nodes[s].width;
+        regs += (d.dfg.loop ? d.dfg.loop->state.size() : 0) + d.dfg.outputs.size();
+        if (d.dfg.loop)
+          for (ValueId s : d.dfg.loop->state) bits += d.dfg.nodes[s].width;
         for (const DfgPort& p : d.dfg.outputs) bits += p.ty.bits();
       }
       CHECK(j.at("registers") == regs);

@@ -65,7 +65,7 @@ const std::map<std::string, std::string> kExpected = {
     {"corpus/loop_features", "refused:no-hardware-width"},
     {"corpus/misc_forms", "refused:no-hardware-width"},
     {"corpus/mixed_radix", "pipeline"},
-    {"corpus/module_def", "pipeline"},
+    {"corpus/module_def", "fsm-iterative"},
     {"corpus/module_nest", "fsm"},
     {"corpus/multi_var_loop", "refused:two-loops"},
     {"corpus/nested_init", "refused:two-loops"},
@@ -80,12 +80,12 @@ const std::map<std::string, std::string> kExpected = {
     {"corpus/stdlib_arith", "refused:no-hardware-width"},
     {"corpus/stdlib_bits", "pipeline"},
     {"corpus/stdlib_convert", "refused:no-hardware-width"},
-    {"corpus/stdlib_hash", "pipeline"},
+    {"corpus/stdlib_hash", "fsm-iterative"},
     {"corpus/stdlib_interleave", "pipeline"},
     {"corpus/stdlib_named", "refused:no-hardware-width"},
     {"corpus/stdlib_pcg", "refused:two-loops"},      // several pcg calls: one loop each
     {"corpus/stdlib_permute", "refused:two-loops"},  // several permute calls
-    {"corpus/stdlib_splitmix64", "pipeline"},
+    {"corpus/stdlib_splitmix64", "fsm-iterative"},
     {"corpus/stdlib_unit_interval", "refused:no-hardware-width"},
     {"corpus/strings", "refused:no-hardware-width"},
     {"corpus/strings_nested", "refused:no-hardware-width"},

@@ -138,3 +138,11 @@ TEST_CASE("faults: an output register left out of reset shows right after reset"
     CHECK(r.report.ok());
   }
 }
+
+TEST_CASE("faults: an iterative multiplier that adds without carries is a mismatch") {
+  const Fixture f = fixture("corpus/stdlib_splitmix64", 16);
+  REQUIRE(f.kernel->is_fsm());
+  REQUIRE_FALSE(f.kernel->design.fallback.empty());
+  const CosimRun r = run_mutant(f, planted(*f.kernel, "_bit) ", " + ", " ^ "), 0.0, 1);
+  check_caught_as_mismatch(f, r);
+}
