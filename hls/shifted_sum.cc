@@ -66,6 +66,17 @@ Term add_terms(DfgBuilder& b, const Term& l, const Term& h, unsigned w, const Ca
   return Term{assemble(b, hi, l.v, lo, top, w), l.tz, top, l.owed};
 }
 
+// L + H where L owes 2^L.tz and H owes nothing: one adder from L's lowest
+// bit (H is zero below its own), whose carry in pays L's debt, so the debt
+// does not reach the root as an adder level of its own.
+Term add_paying_low(DfgBuilder& b, const Term& l, const Term& h, unsigned w, const CarryCuts& cuts) {
+  const unsigned lo = l.tz;
+  const unsigned top = std::min(w, std::max(l.top, h.top) + 1);
+  const ValueId hi =
+      aligned_add(b, b.slice(h.v, lo, top - lo), b.slice(l.v, lo, top - lo), b.constant(1, 1), lo, top, cuts);
+  return Term{assemble(b, hi, l.v, lo, top, w), l.tz, top, false};
+}
+
 // Terms that do not overlap share one term (first fit by position): fewer adders, no logic.
 std::vector<Term> join_disjoint(DfgBuilder& b, std::vector<Term> terms, unsigned w) {
   std::stable_sort(terms.begin(), terms.end(), [](const Term& a, const Term& c) { return a.tz < c.tz; });
@@ -83,7 +94,12 @@ ValueId sum_tree(DfgBuilder& b, std::vector<Term> terms, unsigned w, const Carry
   while (terms.size() > 1) {
     std::stable_sort(terms.begin(), terms.end(), [](const Term& a, const Term& c) { return a.tz < c.tz; });
     std::vector<Term> next;
-    for (size_t i = 0; i + 1 < terms.size(); i += 2) next.push_back(add_terms(b, terms[i], terms[i + 1], w, cuts));
+    for (size_t i = 0; i + 1 < terms.size(); i += 2) {
+      const Term &l = terms[i], &h = terms[i + 1];
+      // The lowest term is never the higher one of a pair, so only an adder can pay its debt.
+      const bool lowest_owes = i == 0 && l.owed && !h.owed && h.tz < w;
+      next.push_back(lowest_owes ? add_paying_low(b, l, h, w, cuts) : add_terms(b, l, h, w, cuts));
+    }
     if (terms.size() % 2) next.push_back(terms.back());
     terms = std::move(next);
   }

@@ -117,6 +117,23 @@ TEST_CASE("negative digits: ~x terms when they are fewer than half, P - N apart 
   CHECK(count_live(three, Op::Not) == 0);
 }
 
+TEST_CASE("a negative lowest digit is paid on the first adder's carry in, not by an adder at the root") {
+  // x * 295 = (x << 8) + (x << 5) + (x << 3) - x: one negative digit of four, so ~x is a
+  // term, and it owes 1. It is the lowest term, the lower operand of every adder it meets,
+  // so no other term's carry in can pay it: the first adder starts at bit 0 with carry in
+  // 1, and the sum takes three adders. An increment after the sum would be a fourth, and a
+  // level more.
+  // (splitmix64's 0x94D049BB133111EB: its lowest digit is -1.)
+  CHECK(csd_digits(295, 16) == std::vector<std::pair<unsigned, int>>{{0, -1}, {3, 1}, {5, 1}, {8, 1}});
+  const Dfg g = lowered("input x: u16\ny := x * 295\n", CarryCuts{});
+  CHECK(count_live(g, Op::Add) == 3);
+  CHECK(count_live(g, Op::Not) == 1);
+  for (uint64_t x = 0; x < 65536; ++x) REQUIRE(output(g, x) == ((x * 295) & 0xFFFF));
+  const Dfg sm = narrow_pass(lowered("input x: u64\ny := x * 0x94D049BB133111EB\n", carry_cuts(Target::Ice40, 20.8)));
+  CHECK(csd_digits(0x94D049BB133111EBull, 64).front() == std::pair<unsigned, int>{0, -1});
+  for (uint64_t x : edge_values(64, 200, 7)) REQUIRE(output(sm, x) == x * 0x94D049BB133111EBull);
+}
+
 TEST_CASE("the harness catches a wrong term") {
   // x * 5 = x + (x << 2); planted: the adder reads its first operand twice. The comparison with
   // C++ must see it.
