@@ -138,8 +138,6 @@ struct Design {
   // `multi_cycles(v)` steps from the step it starts in.
   bool is_iterative(ValueId v) const;
   uint32_t multi_cycles(ValueId v) const;
-  // An iterative multiplication whose multiplier is a constant (its bits need no register).
-  bool is_constant_multiplier(ValueId v) const;
   // The library's cost of operation v as this design builds it.
   OpCost cost(ValueId v) const;
   // The values operation v reads, seen through wiring (the operations,

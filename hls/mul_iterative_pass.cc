@@ -36,6 +36,8 @@ IterativeOperands iterative_operands(const Dfg& g, ValueId v) {
   return {n.operands[0], n.operands[1]};
 }
 
+bool constant_multiplier(const Dfg& g, ValueId v) { return g.is_constant(iterative_operands(g, v).multiplier); }
+
 unsigned iterative_steps(const Dfg& g, ValueId v) {
   const unsigned w = g.nodes[v].width;
   const Node& y = g.nodes[iterative_operands(g, v).multiplier];

@@ -26,6 +26,8 @@ struct IterativeOperands {
   ValueId multiplicand, multiplier;
 };
 IterativeOperands iterative_operands(const Dfg& g, ValueId v);
+// Whether its multiplier is a constant (its bits need no register).
+bool constant_multiplier(const Dfg& g, ValueId v);
 
 // The multiplier bits the unit steps through: those below the product's width
 // (of a constant, up to its highest one).

@@ -55,26 +55,18 @@ Term join(DfgBuilder& b, const Term& l, const Term& h, unsigned w) {
 
 // L + H, H the term with more known-zero low bits: below H.tz the sum is L's
 // bits (nothing to add), above it one adder up to the wider top and its
-// carry, whose carry in pays what H owes.
-Term add_terms(DfgBuilder& b, const Term& l, const Term& h, unsigned w, const CarryCuts& cuts) {
-  const unsigned lo = h.tz;
+// carry, whose carry in pays what H owes. With `pay_low` (L owes, H does not)
+// the adder starts at L's lowest bit instead (H is zero below its own) and its
+// carry in pays L's debt, so the debt does not reach the root as an adder
+// level of its own.
+Term add_terms(DfgBuilder& b, const Term& l, const Term& h, unsigned w, const CarryCuts& cuts, bool pay_low = false) {
+  const unsigned lo = pay_low ? l.tz : h.tz;
   if (lo >= w) return l;
-  if (!h.owed && lo >= l.top) return join(b, l, h, w);
+  if (!pay_low && !h.owed && lo >= l.top) return join(b, l, h, w);
   const unsigned top = std::min(w, std::max(l.top, h.top) + 1);
-  const ValueId cin = b.constant(1, h.owed ? 1 : 0);
+  const ValueId cin = b.constant(1, pay_low || h.owed ? 1 : 0);
   const ValueId hi = aligned_add(b, b.slice(h.v, lo, top - lo), b.slice(l.v, lo, top - lo), cin, lo, top, cuts);
-  return Term{assemble(b, hi, l.v, lo, top, w), l.tz, top, l.owed};
-}
-
-// L + H where L owes 2^L.tz and H owes nothing: one adder from L's lowest
-// bit (H is zero below its own), whose carry in pays L's debt, so the debt
-// does not reach the root as an adder level of its own.
-Term add_paying_low(DfgBuilder& b, const Term& l, const Term& h, unsigned w, const CarryCuts& cuts) {
-  const unsigned lo = l.tz;
-  const unsigned top = std::min(w, std::max(l.top, h.top) + 1);
-  const ValueId hi =
-      aligned_add(b, b.slice(h.v, lo, top - lo), b.slice(l.v, lo, top - lo), b.constant(1, 1), lo, top, cuts);
-  return Term{assemble(b, hi, l.v, lo, top, w), l.tz, top, false};
+  return Term{assemble(b, hi, l.v, lo, top, w), l.tz, top, !pay_low && l.owed};
 }
 
 // Terms that do not overlap share one term (first fit by position): fewer adders, no logic.
@@ -98,7 +90,7 @@ ValueId sum_tree(DfgBuilder& b, std::vector<Term> terms, unsigned w, const Carry
       const Term &l = terms[i], &h = terms[i + 1];
       // The lowest term is never the higher one of a pair, so only an adder can pay its debt.
       const bool lowest_owes = i == 0 && l.owed && !h.owed && h.tz < w;
-      next.push_back(lowest_owes ? add_paying_low(b, l, h, w, cuts) : add_terms(b, l, h, w, cuts));
+      next.push_back(add_terms(b, l, h, w, cuts, lowest_owes));
     }
     if (terms.size() % 2) next.push_back(terms.back());
     terms = std::move(next);

@@ -80,14 +80,10 @@ Resources Design::resources() const {
     const ValueId v = u.ops[0];  // an iterative unit's own registers and step counter
     const double w = dfg.nodes[v].width;
     if (dfg.nodes[v].op != Op::Mul) r.ffs += 4 * w + 8;
-    else r.ffs += 2 * w + 8 + (is_constant_multiplier(v) ? 0 : w);
+    else r.ffs += 2 * w + 8 + (constant_multiplier(dfg, v) ? 0 : w);
   }
   r.ffs += static_cast<double>(register_bits()) + (kind == DesignKind::Pipeline ? stages : states.size());
   return r;
-}
-
-bool Design::is_constant_multiplier(ValueId v) const {
-  return dfg.is_constant(iterative_operands(dfg, v).multiplier);
 }
 
 std::optional<Capacity> default_capacity(Target t) {
@@ -445,10 +441,6 @@ class Synthesizer {
   const uint32_t dsp_limit_;  // DSP blocks the design may use
 };
 
-}  // namespace
-
-namespace {
-
 // The design of one kind from the built graph; `iterative_mul` makes the wide
 // multiplications iterative units (and so the design a loop-free FSM).
 ir::Expected<Design, HlsError> design_from(const Dfg& built, DesignKind kind, bool iterative_mul,
@@ -489,6 +481,7 @@ ir::Expected<Design, HlsError> synthesize(const ir::CategoryIr& ir, ir::FuncId f
   auto d = design_from(*dfg, *kind, false, options);
   if (!d || !d->capacity || dfg->loop || fits(d->resources(), *d->capacity)) return d;
   // Too large for the device: the same kernel with iterative multiplications, if that is smaller.
+  // The passes lower everything else as for the II-1 design, so only the multiplications differ.
   auto shared = design_from(*dfg, DesignKind::Pipeline, true, options);
   if (!shared || shared->kind == DesignKind::Pipeline) return d;  // no multiplication to iterate
   const Resources big = d->resources(), small = shared->resources();

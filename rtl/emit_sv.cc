@@ -215,8 +215,8 @@ class Emitter {
         line("  logic " + range(w) + p + "_x;");
         line("  logic " + range(counter_width(steps)) + p + "_count;");
         line("  logic " + p + "_bit;");
-        line("  logic " + range(d_.is_constant_multiplier(v) ? steps + 1 : steps) + p +
-             (d_.is_constant_multiplier(v) ? "_k;" : "_y;"));
+        line("  logic " + range(hls::constant_multiplier(g_, v) ? steps + 1 : steps) + p +
+             (hls::constant_multiplier(g_, v) ? "_k;" : "_y;"));
         continue;
       }
       for (const char* r : {"_q", "_r", "_n", "_d"}) line("  logic " + range(w) + p + r + ";");
@@ -383,7 +383,7 @@ class Emitter {
     const uint32_t start = d_.place[v].step;
     const std::string p = iterative_name(unit);
     const hls::IterativeOperands o = hls::iterative_operands(g_, v);
-    const bool constant = d_.is_constant_multiplier(v);
+    const bool constant = hls::constant_multiplier(g_, v);
     line(fmt::format("  // {}: {}-bit a * b, one multiplier bit per cycle ({} cycles) after state {}", p, w, steps,
                      d_.states[start].name));
     if (constant) {  // _k[c] is the multiplier bit taken when the counter reads c (steps - c); _k[0] unused

@@ -16,6 +16,8 @@
 #include "boards/board.h"
 #include "boards/bundled.h"
 #include "boards/top_ports.h"
+#include "fpga/device.h"
+#include "hls/design.h"
 #include "tests/support/process.h"
 
 namespace fs = std::filesystem;
@@ -585,4 +587,21 @@ TEST_CASE("every bundled board's pins place with yosys and nextpnr-ice40") {
     CHECK(pu.status != 0);
     CHECK_MESSAGE(pu.err.find("PLL") != std::string::npos, pu.err);
   }
+}
+
+// HLS sizes a design for the iCEBreaker's part when none is named (hls/ cannot
+// read fpga/'s table): its default must be that part as the flow measures it.
+TEST_CASE("boards: HLS's default part is the iCEBreaker's, with fpga's resources") {
+  const auto board = find_board("icebreaker");
+  REQUIRE(board.ok());
+  const polydat::fpga::Device* device = polydat::fpga::find_device(board->device);
+  REQUIRE(device != nullptr);
+  const auto capacity = polydat::hls::default_capacity(polydat::hls::Target::Ice40);
+  REQUIRE(capacity.has_value());
+  CHECK(capacity->device == device->name);
+  CHECK(capacity->luts == device->luts);
+  CHECK(capacity->ffs == device->ffs);
+  CHECK(capacity->carries == device->carries);
+  CHECK(capacity->dsps == device->dsps);
+  CHECK_FALSE(polydat::hls::default_capacity(polydat::hls::Target::Generic).has_value());
 }

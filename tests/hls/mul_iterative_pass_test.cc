@@ -113,7 +113,7 @@ TEST_CASE("a design that does not fit falls back to iterative multiplications, a
     if (!u.ops.empty() && fsm.is_iterative(u.ops[0])) {
       ++units;
       CHECK(u.width == 64);
-      CHECK(fsm.is_constant_multiplier(u.ops[0]));
+      CHECK(constant_multiplier(fsm.dfg, u.ops[0]));
       CHECK(fsm.multi_cycles(u.ops[0]) == iterative_steps(fsm.dfg, u.ops[0]) + 1);
     }
   CHECK(units == 4);
