@@ -33,20 +33,30 @@ std::pair<uint32_t, double> earliest(const SchedulingProblem& p, const Schedule&
   if (p.ops[i].preds.empty()) return {0, 0.0};
   uint32_t step = 0;
   for (uint32_t q : p.ops[i].preds) step = std::max(step, ready(p, s, q).first);
-  double start = 0;
-  bool chained = false;
-  for (uint32_t q : p.ops[i].preds) {
-    const auto [at, t] = ready(p, s, q);
-    if (at == step && p.ops[q].cycles == 0) {
-      start = std::max(start, p.ops[i].merges ? s.finish(p, q) : t);
-      chained = true;
-    }
-  }
-  if (chained && !p.ops[i].merges) start += p.ops[i].chain_ns;
+  const double start = start_in_step(p, s, i, step);
   const double delay = p.ops[i].delay_ns;
   if (delay > p.period_ns + kEps || start + delay > p.period_ns + kEps) return {step + 1, 0.0};
   return {step, start};
 }
+
+}  // namespace
+
+double start_in_step(const SchedulingProblem& p, const Schedule& s, uint32_t i, uint32_t step, bool* chained) {
+  double start = 0;
+  bool after = false;
+  for (uint32_t q : p.ops[i].preds) {
+    const auto [at, t] = ready(p, s, q);
+    if (at == step && p.ops[q].cycles == 0) {
+      start = std::max(start, p.ops[i].merges ? s.finish(p, q) : t);
+      after = true;
+    }
+  }
+  if (after && !p.ops[i].merges) start += p.ops[i].chain_ns;
+  if (chained) *chained = after;
+  return start;
+}
+
+namespace {
 
 // Steps in which operation i holds its resource.
 uint32_t held_steps(const SchedOp& o) { return std::max<uint32_t>(1, o.cycles); }
@@ -62,9 +72,16 @@ std::vector<std::string> SchedulingProblem::check() const {
       problems.push_back(op_text(i) + " has a negative or unknown chaining delay");
     for (uint32_t q : o.preds)
       if (q >= i) problems.push_back(op_text(i) + " reads " + op_text(q) + ", which does not come before it");
+    for (const BitRead& r : o.reads) {
+      const bool pred = std::find(o.preds.begin(), o.preds.end(), r.source) != o.preds.end();
+      if (r.source >= ops.size() + fixed_sources || (r.source < ops.size() && !pred))
+        problems.push_back(op_text(i) + " reads bits of source " + std::to_string(r.source) + ", which is neither a predecessor nor a fixed source");
+    }
     if (o.resource < -1 || o.resource >= static_cast<int>(limits.size()))
       problems.push_back(op_text(i) + " uses an unknown resource " + std::to_string(o.resource));
   }
+  for (const BitRead& r : final_reads)
+    if (r.source >= ops.size() + fixed_sources) problems.push_back("the last step reads an unknown source " + std::to_string(r.source));
   for (size_t r = 0; r < limits.size(); ++r)
     if (limits[r] == 0) problems.push_back("resource " + std::to_string(r) + " has a limit of 0");
   return problems;

@@ -9,8 +9,18 @@
 
 namespace polydat::hls {
 
+// Some bits of a value an operation reads: an operation of the problem
+// (source < ops.size()) or a value present from the first step on, such as an
+// input (source ops.size() + k, k < fixed_sources). A bit read k steps after
+// its source's step is held in k register bits (register-aware scheduling).
+struct BitRead {
+  uint32_t source = 0;
+  uint64_t bits = 0;
+};
+
 struct SchedOp {
   std::vector<uint32_t> preds;  // operations of this problem it reads (each < its own index)
+  std::vector<BitRead> reads;   // optional: the bits it reads, for register-aware scheduling
   double delay_ns = 0;          // combinational delay through it
   double chain_ns = 0;          // added before it when it reads a result of its own step (routing between chained operators)
   double out_ns = 0;            // added after it for an operation of its own step that reads it (routing out of it)
@@ -27,6 +37,8 @@ struct SchedulingProblem {
   std::vector<SchedOp> ops;  // in a topological order: predecessors first
   double period_ns = 1;
   std::vector<uint32_t> limits;  // per resource: at most this many operations in one step
+  uint32_t fixed_sources = 0;    // values read from the first step on (BitRead sources past the operations)
+  std::vector<BitRead> final_reads;  // bits read after the last step (a pipeline's outputs)
 
   // Why the problem is malformed (empty when it is well-formed).
   std::vector<std::string> check() const;
@@ -49,6 +61,11 @@ struct Schedule {
 // operation longer than the period starts a step and nothing chains after
 // it), resource limits respected in every step.
 std::vector<std::string> verify(const SchedulingProblem& p, const Schedule& s);
+
+// Where operation i starts if it runs in `step`, given where its predecessors
+// are: after each one of that step (its finish and the routing out of it and
+// into i), at 0 when none is there (`chained` says which).
+double start_in_step(const SchedulingProblem& p, const Schedule& s, uint32_t i, uint32_t step, bool* chained = nullptr);
 
 // As soon as possible, with chaining, ignoring resource limits.
 Schedule asap(const SchedulingProblem& p);

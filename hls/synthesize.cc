@@ -9,6 +9,7 @@
 #include "hls/dfg_eval.h"
 #include "hls/mul_iterative_pass.h"
 #include "hls/passes.h"
+#include "hls/register_pressure.h"
 
 namespace polydat::hls {
 
@@ -218,15 +219,45 @@ class Synthesizer {
         if (auto it = index.find(src); it != index.end()) o.preds.push_back(it->second);
       p.ops.push_back(std::move(o));
     }
+    if (d_.kind == DesignKind::Pipeline) bit_reads(ops, index, p);
     if (auto problems = p.check(); !problems.empty())
       return HlsError{"internal", "the scheduling problem is malformed: " + problems.front(), {}};
-    const Schedule s = list_schedule(p);
+    const Schedule s = reduce_registers(p, list_schedule(p));
     if (auto problems = verify(p, s); !problems.empty())
       return HlsError{"internal", "the schedule does not verify: " + problems.front(), {}};
     for (uint32_t i = 0; i < ops.size(); ++i)
       d_.place[ops[i]] = Placement{s.step[i], s.start_ns[i], s.finish(p, i), -1};
     length = s.length;
     return std::nullopt;
+  }
+
+  // The bits each operation and each output reads, for register-aware
+  // scheduling: pipeline_registers carries exactly these.
+  void bit_reads(const std::vector<ValueId>& ops, const std::map<ValueId, uint32_t>& index, SchedulingProblem& p) const {
+    const Dfg& g = d_.dfg;
+    std::map<ValueId, uint32_t> inputs;  // an input's fixed source index
+    auto reads_of = [&](const std::vector<ValueId>& through) {
+      std::map<uint32_t, uint64_t> bits;  // source -> bits
+      for (ValueId t : through)
+        for (const BitSource& b : bit_sources(g, t)) {
+          if (b.value == kConstantBit || !registrable(b.value)) continue;
+          uint32_t src;
+          if (auto it = index.find(b.value); it != index.end()) {
+            src = it->second;
+          } else {
+            src = inputs.emplace(b.value, static_cast<uint32_t>(ops.size() + inputs.size())).first->second;
+          }
+          bits[src] |= uint64_t{1} << b.bit;
+        }
+      std::vector<BitRead> out;
+      for (const auto& [src, mask] : bits) out.push_back(BitRead{src, mask});
+      return out;
+    };
+    for (uint32_t i = 0; i < ops.size(); ++i) p.ops[i].reads = reads_of(g.nodes[ops[i]].operands);
+    std::vector<ValueId> outs;
+    for (const DfgPort& o : g.outputs) outs.push_back(o.value);
+    p.final_reads = reads_of(outs);
+    p.fixed_sources = static_cast<uint32_t>(inputs.size());
   }
 
   // Units shared across states: the k-th multiplication of a state goes to unit k.

@@ -37,6 +37,10 @@ std::string ident(const std::string& name) {
 
 std::string range(unsigned w) { return w <= 1 ? "" : fmt::format("[{}:0] ", w - 1); }
 
+// Tables with indexes up to this wide are written as one constant per result
+// bit (2^index bits each); wider ones as a case statement.
+constexpr unsigned kMaxIndexedTableBits = 10;
+
 std::string literal(unsigned w, uint64_t bits) {
   if (w == 1) return bits ? "1'b1" : "1'b0";
   return fmt::format("{}'h{:x}", w, bits);
@@ -178,11 +182,30 @@ class Emitter {
     const unsigned iw = width(node(v).operands[0]), w = width(v);
     auto add = [&](const std::string& s) { text += s + "\n"; };
     add(fmt::format("  function automatic logic {}{}(input logic {}i);", range(w), name, range(iw)));
-    add("    case (i)");
-    for (size_t k = 0; k < node(v).table.size(); ++k)
-      add(fmt::format("      {}: {} = {};", literal(iw, k), name, literal(w, node(v).table[k])));
-    add(fmt::format("      default: {} = '0;", name));
-    add("    endcase");
+    const auto& table = node(v).table;
+    if (iw <= kMaxIndexedTableBits) {
+      // One constant per result bit, shifted by i: logic to Yosys. A case
+      // statement becomes a ROM, and memory_dff then moves the register that
+      // feeds i through the ROM, onto the path of the stage before.
+      const size_t entries = size_t{1} << iw;
+      for (unsigned b = 0; b < w; ++b) {
+        std::string hex;
+        for (size_t nib = (entries + 3) / 4; nib-- > 0;) {
+          unsigned digit = 0;
+          for (size_t j = 0; j < 4; ++j) {
+            const size_t k = 4 * nib + j;
+            if (k < table.size() && (table[k] >> b) & 1) digit |= 1u << j;
+          }
+          hex += "0123456789abcdef"[digit];
+        }
+        add(fmt::format("    {}{} = 1'({}'h{} >> i);", name, w == 1 ? "" : fmt::format("[{}]", b), entries, hex));
+      }
+    } else {
+      add("    case (i)");
+      for (size_t k = 0; k < table.size(); ++k) add(fmt::format("      {}: {} = {};", literal(iw, k), name, literal(w, table[k])));
+      add(fmt::format("      default: {} = '0;", name));
+      add("    endcase");
+    }
     add("  endfunction");
     return name;
   }

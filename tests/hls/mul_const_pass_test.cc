@@ -90,11 +90,15 @@ TEST_CASE("the generators' 64-bit constants, at 48 MHz cuts, against edge and ra
   }
 }
 
-TEST_CASE("negative digits: ~x terms when they are fewer than half, P - N apart otherwise") {
-  // XXH3's 0x9FB21C651E98DF25 has 22 signed digits, 8 negative, the lowest at bit 8: one tree
-  // whose negative terms read ~x, 64 - 8 = 56 bits of it. splitmix64's 0xBF58476D1CE4E5B9 has 13
-  // of 22 negative, at bits 3, 6, 9, ...: the negative terms are summed apart and N's sum is
-  // inverted; x itself only where N's bits are x's, bits [3, 6) of N: 3 bits.
+TEST_CASE("negative digits: P - N apart unless that deepens the tree, else ~x terms") {
+  // XXH3's 0x9FB21C651E98DF25 has 22 signed digits, 8 negative, the lowest at bit 8: trees of
+  // 14 and 8 terms (4 and 3 levels) and the subtraction make 5 levels, as one tree of 22
+  // would, so the negative terms are summed apart and N's sum is inverted; x itself is read
+  // inverted only where N's bits are x's, bits [8, 13) of N: 5 bits. splitmix64's
+  // 0xBF58476D1CE4E5B9, 13 of 22 negative at bits 3, 6, 9, ...: bits [3, 6): 3 bits.
+  // 0x10F0F0F0F0F0F0F1 is +1 -2^4 +2^8 -2^12 ... -2^52 +2^56 +2^60: 16 digits (30 in binary),
+  // 7 negative, at bits 4, 12, ..., 52; apart would take max(4, 3) + 1 = 5 levels against one
+  // tree's 4, so one tree reads ~x shifted by 4 and up: 60 of its bits.
   const auto negatives = [](uint64_t c) {
     std::vector<unsigned> at;
     for (const auto& [i, d] : csd_digits(c, 64))
@@ -107,10 +111,13 @@ TEST_CASE("negative digits: ~x terms when they are fewer than half, P - N apart 
   CHECK(negatives(0xBF58476D1CE4E5B9ull).second.size() == 13);
   CHECK(negatives(0xBF58476D1CE4E5B9ull).second[0] == 3);
   CHECK(negatives(0xBF58476D1CE4E5B9ull).second[1] == 6);
+  CHECK(negatives(0x10F0F0F0F0F0F0F1ull).first == 16);
+  CHECK(negatives(0x10F0F0F0F0F0F0F1ull).second == std::vector<unsigned>{4, 12, 20, 28, 36, 44, 52});
   const CarryCuts cuts = carry_cuts(Target::Ice40, 20.8);
   // (After narrowing, as the pass pipeline runs it: ~x << 8 reads only x's low 56 bits.)
-  CHECK(inverted_input_bits(narrow_pass(lowered("input x: u64\ny := x * 0x9FB21C651E98DF25\n", cuts))) == 56);
+  CHECK(inverted_input_bits(narrow_pass(lowered("input x: u64\ny := x * 0x9FB21C651E98DF25\n", cuts))) == 5);
   CHECK(inverted_input_bits(narrow_pass(lowered("input x: u64\ny := x * 0xBF58476D1CE4E5B9\n", cuts))) == 3);
+  CHECK(inverted_input_bits(narrow_pass(lowered("input x: u64\ny := x * 0x10F0F0F0F0F0F0F1\n", cuts))) == 60);
   // x * 3 = x + (x << 1): one adder over bits [1, 64), no inversion; uncut, one Add.
   const Dfg three = lowered("input x: u64\ny := x * 3\n", CarryCuts{});
   CHECK(count_live(three, Op::Add) == 1);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <map>
 #include <mutex>
 #include <sstream>
@@ -89,7 +90,9 @@ std::vector<Job> icebreaker_jobs(const std::vector<fs::path>& kernels) {
 
 const std::vector<Expert>& experts() {
   // The figures: UP5K, LUTs only, II = 1, Yosys 0.23 + nextpnr-ice40 0.4, seed 1, inside a QoR
-  // wrapper of 90 logic cells. The bounds: 1.1 times the cells (2 times for xorshift), 48 MHz (100 for xorshift).
+  // wrapper of 90 logic cells, which they include (xorshift's 88 is below the wrapper's own 90: its XOR
+  // network merges into the wrapper's fold). The bounds: 1.1 times the cells (2 times for xorshift),
+  // 48 MHz (100 for xorshift).
   static const std::vector<Expert> all = {
       {"hash", "hash64", 2389, 15, 52.0, 1.1, 48},
       {"splitmix64", "splitmix", 2574, 16, 48.8, 1.1, 48},
@@ -119,10 +122,9 @@ std::vector<std::string> anchor_misses(const Expert& e, const Row& r) {
   if (!r.finished()) return {"error: " + r.error};
   if (!r.fits()) return {"does not fit: " + r.report.value("problem", std::string())};
   std::vector<std::string> misses;
-  const json& k = r.report.contains("kernel") ? r.report["kernel"] : json(nullptr);
-  if (k.is_null() || !k.contains("logic_cells") || !k["logic_cells"].is_number())
-    misses.push_back("no kernel cell count");
-  else if (k["logic_cells"].get<double>() > e.cell_factor * e.cells)
+  if (!r.report.contains("logic_cells") || !r.report["logic_cells"].is_number())
+    misses.push_back("no cell count");
+  else if (r.report["logic_cells"].get<double>() > e.cell_factor * e.cells)
     misses.push_back("too many cells");
   if (!r.fmax() || *r.fmax() < e.min_mhz) misses.push_back("too slow");
   if (r.hls.is_null() || r.hls.value("ii", 0) != 1) misses.push_back("II is not 1");
@@ -303,21 +305,22 @@ std::string board_summary(const std::vector<Row>& rows, uint32_t limit) {
 
 std::string anchor_table(const std::vector<Row>& rows) {
   std::string t =
-      "| kernel | expert: cells, stages, Fmax | polydat: kernel cells (+ wrapper), stages, II, Fmax | cells / expert's | "
+      "| kernel | expert: cells, stages, Fmax | polydat: cells (kernel + wrapper), stages, II, Fmax | cells / expert's | "
       "bounds | verdict |\n|---|---|---|---|---|---|\n";
   for (const Expert& e : experts()) {
     const auto it = std::find_if(rows.begin(), rows.end(), [&](const Row& r) { return r.job.kernel == e.file; });
     if (it == rows.end()) continue;
     const Row& r = *it;
     const std::string expert = fmt::format("{}, {}, {:.1f} MHz", e.cells, e.stages, e.mhz);
-    const std::string bounds = fmt::format("<= {:.0f} cells, >= {:.0f} MHz, II 1", e.cell_factor * e.cells, e.min_mhz);
+    const std::string bounds = fmt::format("<= {:.0f} cells, >= {:.0f} MHz, II 1", std::floor(e.cell_factor * e.cells), e.min_mhz);
     std::string ours = "-", ratio = "-";
     const json& h = r.hls;
     const uint64_t ii = h.is_null() ? 0 : h.value("ii", 0), stages = h.is_null() ? 0 : h.value("latency", 0);
-    if (r.fits() && r.report.contains("kernel") && r.report["kernel"]["logic_cells"].is_number()) {
-      const int cells = r.report["kernel"]["logic_cells"].get<int>();
+    if (r.fits() && r.report.contains("logic_cells") && r.report["logic_cells"].is_number()) {
+      const int cells = r.report["logic_cells"].get<int>();
       const json& w = r.report["wrapper"]["logic_cells"];
-      ours = fmt::format("{} (+ {}), {}, {}, {}", cells, w.is_number() ? w.get<int>() : 0, stages, ii,
+      const int wrapper = w.is_number() ? w.get<int>() : 0;
+      ours = fmt::format("{} ({} + {}), {}, {}, {}", cells, cells - wrapper, wrapper, stages, ii,
                          r.fmax() ? fmt::format("{:.1f} MHz", *r.fmax()) : std::string("-"));
       ratio = fmt::format("{:.2f}", double(cells) / e.cells);
     } else if (!h.is_null()) {

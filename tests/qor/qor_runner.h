@@ -75,15 +75,15 @@ struct Expert {
   uint32_t cells = 0;
   uint32_t stages = 0;
   double mhz = 0;
-  double cell_factor = 1.1;  // the bound: polydat's kernel cells at most this times the expert's
+  double cell_factor = 1.1;  // the bound: polydat's logic cells (kernel and wrapper) at most this times the expert's
   double min_mhz = 48;       // the bound on Fmax
 };
 const std::vector<Expert>& experts();
 std::vector<Job> anchor_jobs(const std::filesystem::path& kernels_dir);
 
 // What keeps an anchor row from its bounds ("too many cells", "too slow", "II is not 1",
-// "not finished", ...); empty when it is within them. Cells are the kernel's own
-// (the run's logic cells less the wrapper's).
+// "not finished", ...); empty when it is within them. Cells are the whole
+// run's, the wrapper's included, as the expert's are.
 std::vector<std::string> anchor_misses(const Expert& e, const Row& r);
 
 // The tool named in an error such as "yosys timed out after 60 s and was killed; ...", else empty.

@@ -35,6 +35,7 @@ qor::Row anchor(const std::string& file, int kernel_cells, double mhz, int ii) {
   r.job.device = "up5k";
   r.hls["ii"] = ii;
   r.report["achieved_mhz"] = mhz;
+  r.report["logic_cells"] = kernel_cells + 89;
   r.report["kernel"] = {{"logic_cells", kernel_cells}};
   r.report["wrapper"] = {{"logic_cells", 89}};
   return r;
@@ -93,22 +94,22 @@ TEST_CASE("qor anchors: within the bounds, and each bound catches a planted bad 
   CHECK(hash.cells == 2389);
   CHECK(xorshift.cells == 88);
   CHECK(xorshift.min_mhz == 100);
-  CHECK(qor::anchor_misses(hash, anchor("hash64", 2600, 50.0, 1)).empty());  // 2600 <= 1.1 * 2389
-  CHECK(qor::anchor_misses(hash, anchor("hash64", 2700, 50.0, 1)) == std::vector<std::string>{"too many cells"});
+  CHECK(qor::anchor_misses(hash, anchor("hash64", 2538, 50.0, 1)).empty());  // 2538 + 89 <= 1.1 * 2389 = 2627.9
+  CHECK(qor::anchor_misses(hash, anchor("hash64", 2539, 50.0, 1)) == std::vector<std::string>{"too many cells"});
   CHECK(qor::anchor_misses(hash, anchor("hash64", 2000, 47.9, 1)) == std::vector<std::string>{"too slow"});
   CHECK(qor::anchor_misses(hash, anchor("hash64", 2000, 60.0, 2)) == std::vector<std::string>{"II is not 1"});
-  CHECK(qor::anchor_misses(xorshift, anchor("xorshift", 176, 100.0, 1)).empty());
-  CHECK(qor::anchor_misses(xorshift, anchor("xorshift", 177, 99.0, 1)) ==
+  CHECK(qor::anchor_misses(xorshift, anchor("xorshift", 87, 100.0, 1)).empty());  // 87 + 89 <= 2 * 88
+  CHECK(qor::anchor_misses(xorshift, anchor("xorshift", 88, 99.0, 1)) ==
         std::vector<std::string>{"too many cells", "too slow"});
   qor::Row timed_out = anchor("hash64", 0, 0, 1);
   timed_out.report = nullptr;
   timed_out.unfinished = "yosys";
   CHECK(qor::anchor_misses(hash, timed_out).size() == 1);
-  const std::string t = qor::anchor_table({anchor("hash64", 2600, 50.0, 1), anchor("xorshift", 300, 80.0, 1)});
+  const std::string t = qor::anchor_table({anchor("hash64", 2500, 50.0, 1), anchor("xorshift", 300, 80.0, 1)});
   INFO(t);
-  CHECK(contains(t, "| hash | 2389, 15, 52.0 MHz | 2600 (+ 89), 3, 1, 50.0 MHz | 1.09 | <= 2628 cells, >= 48 MHz, II 1 | "
+  CHECK(contains(t, "| hash | 2389, 15, 52.0 MHz | 2589 (2500 + 89), 3, 1, 50.0 MHz | 1.08 | <= 2627 cells, >= 48 MHz, II 1 | "
                     "within bounds |"));
-  CHECK(contains(t, "| xorshift | 88, 1, 124.0 MHz | 300 (+ 89), 3, 1, 80.0 MHz | 3.41 | <= 176 cells, >= 100 MHz, II 1 | "
+  CHECK(contains(t, "| xorshift | 88, 1, 124.0 MHz | 389 (300 + 89), 3, 1, 80.0 MHz | 4.42 | <= 176 cells, >= 100 MHz, II 1 | "
                     "too many cells; too slow |"));
 }
 

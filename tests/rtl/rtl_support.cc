@@ -126,6 +126,12 @@ ToolRun yosys_synth(const fs::path& sv, const std::string& top, int timeout_seco
   return tool("yosys", {"yosys", "-q", "-p", script}, sv.parent_path(), timeout_seconds);
 }
 
+ToolRun yosys_assert_no_memory(const fs::path& sv, const std::string& top) {
+  const std::string script = "read_verilog -sv " + sv.string() + "; hierarchy -top " + top +
+                             "; proc; select -assert-none t:$mem t:$mem_v2 t:$memrd t:$memrd_v2";
+  return tool("yosys", {"yosys", "-q", "-p", script}, sv.parent_path(), 120);
+}
+
 std::vector<std::string> complaints(const std::string& output) {
   std::vector<std::string> out;
   for (const std::string& l : testing::split_lines(output)) {

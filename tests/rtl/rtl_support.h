@@ -58,6 +58,9 @@ ToolRun verilator_lint(const fs::path& sv);
 ToolRun yosys_check(const fs::path& sv, const std::string& top);
 // yosys -q -p "read_verilog -sv FILE; synth -top TOP"
 ToolRun yosys_synth(const fs::path& sv, const std::string& top, int timeout_seconds);
+// Yosys's `proc` on the module, exiting non-zero when it leaves a memory cell
+// (a case statement proc_rom turned into a ROM).
+ToolRun yosys_assert_no_memory(const fs::path& sv, const std::string& top);
 // The lines of a tool's output that mention an error or a warning (any case).
 std::vector<std::string> complaints(const std::string& output);
 
