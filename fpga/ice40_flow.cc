@@ -334,16 +334,6 @@ std::string lower(std::string s) {
   return s;
 }
 
-// nextpnr's placement and routing failures (a design that does not fit), as
-// against a bad package, PCF or netlist (an error).
-bool is_fit_failure(const std::string& error_line) {
-  const std::string l = lower(error_line);
-  for (const char* word : {"unable to place", "placement location", "bels remaining", "failed to place",
-                           "failed to route", "routing failed", "unrouted", "legalis", "legaliz",
-                           "failed to expand region"})  // the analytic placer, on a design larger than the part
-    if (l.find(word) != std::string::npos) return true;
-  return false;
-}
 
 // Which resource a nextpnr fit failure is about.
 std::string failed_resource(const std::string& error_line) {
@@ -589,6 +579,16 @@ ir::Expected<SynthReport, std::string> run_ice40(const Ice40Request& request, co
     r.bitstream = bin_file;
   }
   return r;
+}
+
+bool is_fit_failure(const std::string& error_line) {
+  const std::string l = lower(error_line);
+  for (const char* word : {"unable to place", "placement location", "bels remaining", "failed to place",
+                           "failed to route", "routing failed", "unrouted", "legalis", "legaliz",
+                           "failed to expand region",     // the analytic placer, on a design larger than the part
+                           "unable to find legal placement"})  // the same placer at 99 % of the part
+    if (l.find(word) != std::string::npos) return true;
+  return false;
 }
 
 }  // namespace polydat::fpga

@@ -64,6 +64,10 @@ class LogStep {
   std::string tool_, partial_, phase_, detail_;
 };
 
+// Whether a nextpnr error line is a placement or routing failure (the design
+// does not fit the part), as against a bad package, PCF or netlist (an error).
+bool is_fit_failure(const std::string& error_line);
+
 // ---- shared with estimate(): running one tool ----
 
 // The executable `tool` names on $PATH (a name with a '/' is taken as a

@@ -219,6 +219,15 @@ TEST_CASE("ice40 planted fault: an absurd clock misses timing, names the path an
   CHECK(contains(read_file(tmp.path() / "run.sh"), "--freq 1000 --pcf counter.pcf --seed 7"));
 }
 
+TEST_CASE("ice40: nextpnr's placement failures read as does-not-fit, other errors not") {
+  // Lines from nextpnr-ice40 0.4 logs: a design over the part, one at 99 % of it, a full BEL type.
+  CHECK(is_fit_failure("ERROR: Failed to expand region (0, 0) |_> (13, 17) of 1411 ICESTORM_LCs"));
+  CHECK(is_fit_failure("ERROR: Unable to find legal placement for all cells, design is probably at utilisation limit."));
+  CHECK(is_fit_failure("ERROR: Unable to place cell 'x_DFFLC', no BELs remaining to implement cell type 'ICESTORM_LC'"));
+  CHECK_FALSE(is_fit_failure("ERROR: IO 'clk' is unconstrained in PCF (override this error with --pcf-allow-unconstrained)"));
+  CHECK_FALSE(is_fit_failure("ERROR: Failed to parse JSON file"));
+}
+
 TEST_CASE("ice40 planted fault: 1600 flip-flops do not fit an hx1k") {
   TempDir tmp("polydat-fpga");
   const Flow f = run(request("big", designs::kBig, "hx1k", tmp.path()));
