@@ -2,7 +2,7 @@
 # Installs every Debian package the project uses; does nothing when all are present.
 set -euo pipefail
 packages=(
-  build-essential g++ meson ninja-build pkg-config
+  build-essential g++ meson ninja-build pkg-config ccache
   verilator yosys libsystemc-dev llvm-15-dev clang-15
   libboost-graph-dev doctest-dev libyaml-cpp-dev
   nextpnr-ice40 fpga-icestorm fpga-icestorm-chipdb iverilog

