@@ -534,11 +534,12 @@ TEST_CASE("corpus: the references agree with their own definitions") {
     }
   }
   CHECK(corpus::ref_permute(5, 0, 1) == 0);
-  // unit_interval is in [0, 1).
-  for (uint64_t x = 0; x < 100; ++x) {
-    CHECK(corpus::ref_unit_interval(x) >= 0.0);
-    CHECK(corpus::ref_unit_interval(x) < 1.0);
-  }
+  // unit_interval is x / 2^64 rounded (nb-rs): 0, 2^-64, one half, and 1.0 at the top.
+  CHECK(corpus::ref_unit_interval(0) == 0.0);
+  CHECK(corpus::ref_unit_interval(1) == 0x1p-64);
+  CHECK(corpus::ref_unit_interval(uint64_t{1} << 63) == 0.5);
+  CHECK(corpus::ref_unit_interval(~uint64_t{0} - 1023) == 1.0);
+  CHECK(corpus::ref_unit_interval(~uint64_t{0} - 1024) < 1.0);
 }
 
 namespace {

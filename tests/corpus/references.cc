@@ -72,7 +72,7 @@ uint64_t ref_permute(uint64_t position, uint64_t range, uint64_t seed) {
   return v;
 }
 
-double ref_unit_interval(uint64_t x) { return static_cast<double>(ref_hash(x) >> 11) * std::ldexp(1.0, -53); }
+double ref_unit_interval(uint64_t x) { return static_cast<double>(x) / 18446744073709551615.0; }
 
 const std::map<std::string, Reference>& references() {
   static const std::map<std::string, Reference> table = {
@@ -102,9 +102,10 @@ const std::map<std::string, Reference>& references() {
                                     u64(ref_permute(c, 1, 5)), u64(ref_permute(c, 0, 1)), u64(ref_permute(c, 64, 0))};
         }}},
       {"stdlib_unit_interval",
-       {{"cycle", "u", "pct"},
+       {{"cycle", "u", "raw", "pct"},
         [](uint64_t c) {
-          return std::vector<Value>{u64(c), Value::f64(ref_unit_interval(c)), Value::f64(ref_unit_interval(c + 1000) * 100.0)};
+          return std::vector<Value>{u64(c), Value::f64(ref_unit_interval(ref_hash(c))), Value::f64(ref_unit_interval(c)),
+                                    Value::f64(ref_unit_interval(ref_hash(c + 1000)) * 100.0)};
         }}},
       {"example_ids",
        {{"cycle", "id", "bucket", "label"},

@@ -358,15 +358,27 @@ TEST_CASE("stdlib: interleave against a bit-by-bit reference") {
         ref_interleave(0xFF, 0x80000001));
 }
 
-TEST_CASE("stdlib: unit_interval is exactly (hash(x) >> 11) * 2^-53") {
+TEST_CASE("stdlib: unit_interval is nb-rs's x / 2^64, no hashing, 1.0 reachable") {
   Kernel k("input x: u64\nu := unit_interval(x)\n");
-  for (uint64_t x : u64_inputs(20'000, 61)) {
+  const auto f = [&](uint64_t x) {
     const Value got = k.first({u64(x)});
     REQUIRE(got.ty().kind() == TyKind::F64);
-    const double want = static_cast<double>(ref_hash(x) >> 11) * 0x1p-53;
-    REQUIRE(got.bits() == std::bit_cast<uint64_t>(want));
-    REQUIRE(got.as_f64() >= 0.0);
-    REQUIRE(got.as_f64() < 1.0);
+    return got.as_f64();
+  };
+  // nb-rs's values: 0, 2^-64, 0.5, and 1.0 from 2^64 - 1024 up (the u64 rounds to 2^64).
+  CHECK(f(0) == 0.0);
+  CHECK(std::bit_cast<uint64_t>(f(1)) == 0x3bf0000000000000ull);
+  CHECK(f(uint64_t{1} << 63) == 0.5);
+  CHECK(f(~uint64_t{0}) == 1.0);
+  CHECK(f(~uint64_t{0} - 1) == 1.0);
+  CHECK(f(~uint64_t{0} - 1023) == 1.0);
+  CHECK(f(~uint64_t{0} - 1024) < 1.0);
+  // On a hash, as nb-rs's modules call it: hash(0) = 0xc77b3abb6f87acd9 (XXH3) over 2^64.
+  Kernel h("input x: u64\nu := unit_interval(hash(x))\n");
+  CHECK(std::bit_cast<uint64_t>(h.first({u64(0)}).as_f64()) == 0x3fe8ef67576df0f6ull);  // 0.7792240817648508
+  for (uint64_t x : u64_inputs(20'000, 61)) {
+    const double want = std::ldexp(static_cast<double>(x), -64);  // the same rounding, an independent formula
+    REQUIRE(std::bit_cast<uint64_t>(f(x)) == std::bit_cast<uint64_t>(want));
   }
 }
 
