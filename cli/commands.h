@@ -19,6 +19,11 @@ struct CheckArgs {
 };
 int check_command(const CheckArgs& args);
 
+struct FunctionsArgs {
+  std::string format = "text";  // text | json
+};
+int functions_command(const FunctionsArgs& args);
+
 struct EvalArgs {
   std::string file;
   std::string cycles = "10";          // N, or A..B (half-open)

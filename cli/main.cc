@@ -30,6 +30,11 @@ int main(int argc, char** argv) {
   check_cmd->add_option("files", check.files, "kernel files (.gk)")->required();
   check_cmd->add_option("-L", check.lib_paths, "a folder to search for modules (repeatable)")->allow_extra_args(false);
 
+  FunctionsArgs functions;
+  CLI::App* functions_cmd = app.add_subcommand("functions", "list the function library: signatures, help, hardware");
+  functions_cmd->add_option("--format", functions.format, "text or json")->capture_default_str()
+      ->check(CLI::IsMember({"text", "json"}));
+
   EvalArgs eval;
   CLI::App* eval_cmd = app.add_subcommand("eval", "evaluate a kernel on the interpreter or as native code");
   eval_cmd->add_option("file", eval.file, "the kernel (.gk)")->required();
@@ -136,6 +141,7 @@ int main(int argc, char** argv) {
     return kUsageError;
   }
   if (check_cmd->parsed()) return check_command(check);
+  if (functions_cmd->parsed()) return functions_command(functions);
   if (eval_cmd->parsed()) return eval_command(eval);
   if (ir_cmd->parsed()) return ir_command(ir);
   if (hls_cmd->parsed()) return hls_command(hls);

@@ -12,12 +12,16 @@ namespace polydat::frontend {
 
 enum class Builtin : uint8_t {
   Mod, Div, Add, Sub, Mul,   // x % n, x / n, wrapping + - * at the operands' common type
-  Min, Max, Clamp,           // by comparison
+  Min, Max, Clamp,           // by comparison (min and max of two or more)
+  Sum, Product,              // wrapping + and * of any count (folded by the checker)
   Rotl, Rotr,                // at the width of x's type
   Popcount, Clz, Ctz,        // at the width of x's type
   ToF64, ToU64,              // x as f64, x as u64
-  FormatU64, Hex,            // text (software engines only)
+  FormatU64, ZeroPadU64, Hex, // text (software engines only)
   MixedRadix,                // k + 1 digits of constant radixes
+  // The C library's functions and exact roundings, at the float type of x (an
+  // integer x converts to f64, as nb-rs's adapters do).
+  Sqrt, Exp, Ln, Sin, Cos, Tan, Asin, Acos, Atan, Atan2, Pow, AbsF64, Floor, Ceil, Round, Trunc,
 };
 
 struct BuiltinInfo {
@@ -25,9 +29,14 @@ struct BuiltinInfo {
   std::string_view name;
   std::vector<std::string_view> params;  // names, for named arguments
   bool variadic = false;                 // more arguments than params allowed (mixed_radix)
+  std::optional<uint64_t> last_default = std::nullopt;  // the last parameter's value when it is left out
+  std::string_view signature = {};  // as `polydat functions` prints it
+  std::string_view help = {};       // one line
+  bool hardware = true;             // false for text
 };
 
 std::optional<BuiltinInfo> find_builtin(std::string_view name);
 std::vector<std::string> builtin_names();
+const std::vector<BuiltinInfo>& builtin_infos();
 
 }  // namespace polydat::frontend

@@ -5,6 +5,7 @@
 #include <set>
 #include <tuple>
 
+#include "frontend/lower.h"
 #include "frontend/typing_rules.h"
 
 namespace polydat::frontend {
@@ -242,22 +243,55 @@ class UnitChecker {
       error(DiagKind::NotConstant, refs.front().second, std::string(what) + " must be a constant");
       return;
     }
+    if (const Expr* bad = first_non_constant_part(e)) {
+      error(DiagKind::NotConstant, bad->kind == ExprKind::Loop ? bad->span : bad->name_span,
+            std::string(what) + (bad->kind == ExprKind::Loop ? " cannot be a loop" : " may call only built-in functions"));
+    }
+  }
+
+  // A call of a module or a loop inside an expression that reads no names, if any.
+  static const Expr* first_non_constant_part(const Expr& e) {
     std::vector<const Expr*> work{&e};
     while (!work.empty()) {
       const Expr* x = work.back();
       work.pop_back();
-      if (x->kind == ExprKind::Call && !find_builtin(x->name)) {
-        error(DiagKind::NotConstant, x->name_span, std::string(what) + " may call only built-in functions");
-        return;
-      }
-      if (x->kind == ExprKind::Loop) {
-        error(DiagKind::NotConstant, x->span, std::string(what) + " cannot be a loop");
-        return;
-      }
+      if (x == nullptr) continue;
+      if ((x->kind == ExprKind::Call && !find_builtin(x->name)) || x->kind == ExprKind::Loop) return x;
       for (const ExprPtr& c : x->operands) work.push_back(c.get());
       for (const ExprPtr& c : x->interpolated) work.push_back(c.get());
       for (const Arg& a : x->args) work.push_back(a.value.get());
     }
+    return nullptr;
+  }
+
+  // The value of a checked expression known at compile time: literals,
+  // operators and built-in calls, and names bound to such expressions (not
+  // externs, which a run may set, nor volatile bindings). nullopt otherwise.
+  std::optional<ir::Value> known_constant(const Expr& e, int depth = 0) {
+    if (depth > 64 || !e.typed) return std::nullopt;
+    if (e.kind == ExprKind::Name) {
+      if (visible_local(e.name)) return std::nullopt;
+      auto it = scope_.find(e.name);
+      if (it == scope_.end() || it->second.kind != Entry::Kind::Binding || !it->second.typed || it->second.dynamic ||
+          it->second.stmt->is_volatile || it->second.stmt->kind != StmtKind::Binding)
+        return std::nullopt;
+      return known_constant(*it->second.stmt->value, depth + 1);
+    }
+    if (first_non_constant_part(e)) return std::nullopt;
+    std::vector<std::pair<std::string, Span>> refs;
+    references(e, refs);
+    std::map<std::string, ir::Value> names;
+    for (const auto& [name, span] : refs) {
+      if (names.count(name)) continue;
+      Expr use;
+      use.kind = ExprKind::Name;
+      use.name = name;
+      use.typed = true;
+      auto v = known_constant(use, depth + 1);
+      if (!v) return std::nullopt;
+      names.emplace(name, *v);
+    }
+    return evaluate_constant(p_, u_, e, names);
   }
 
   // Bindings in dependency order (iterative depth-first); a cycle is an error.
@@ -446,7 +480,10 @@ class UnitChecker {
       case ExprKind::Unary: r = check_unary(ep); if (ep.get() != &e) return r; break;
       case ExprKind::Binary: r = check_binary(e); break;
       case ExprKind::Cast: r = check_cast(e); break;
-      case ExprKind::Call: r = check_call(e); break;
+      case ExprKind::Call:
+        if (fold_variadic(ep)) return check(ep);
+        r = check_call(e);
+        break;
       case ExprKind::If: r = check_if(e); break;
       case ExprKind::Loop: r = check_loop(e); break;
       case ExprKind::Tuple:
@@ -695,6 +732,53 @@ class UnitChecker {
     return slots;
   }
 
+  // sum(a, b, c) is (a + b) + c and product likewise (with no argument 0 and
+  // 1, with one that argument); min(a, b, c) is min(min(a, b), c), max too.
+  // True when `ep` was rewritten (and is then checked as what it became).
+  bool fold_variadic(ExprPtr& ep) {
+    Expr& e = *ep;
+    auto callee = u_.callees.find(e.name);
+    if (callee == u_.callees.end() || !callee->second.builtin) return false;
+    const Builtin b = *callee->second.builtin;
+    const bool arithmetic = b == Builtin::Sum || b == Builtin::Product;
+    if (!arithmetic && !((b == Builtin::Min || b == Builtin::Max) && e.args.size() > 2)) return false;
+    for (const Arg& a : e.args)
+      if (!a.name.empty()) {
+        error(DiagKind::UnknownArgument, a.name_span, e.name + " takes its arguments by position");
+        return false;
+      }
+    if (arithmetic && e.args.size() <= 1) {
+      ExprPtr only = e.args.empty() ? std::make_unique<Expr>() : std::move(e.args[0].value);
+      if (e.args.empty()) {  // the identity: sum() is 0, product() is 1 (u64, as nb-rs's)
+        only->int_value = b == Builtin::Sum ? 0 : 1;
+        only->span = e.span;
+      }
+      ep = std::move(only);
+      return true;
+    }
+    ExprPtr acc = std::move(e.args[0].value);
+    for (size_t i = 1; i < e.args.size(); ++i) {
+      auto next = std::make_unique<Expr>();
+      next->span = e.span;
+      if (arithmetic) {
+        next->kind = ExprKind::Binary;
+        next->op = b == Builtin::Sum ? Tok::Plus : Tok::Star;
+        next->operands.push_back(std::move(acc));
+        next->operands.push_back(std::move(e.args[i].value));
+      } else {
+        next->kind = ExprKind::Call;
+        next->name = e.name;
+        next->name_span = e.name_span;
+        next->args.resize(2);
+        next->args[0].value = std::move(acc);
+        next->args[1].value = std::move(e.args[i].value);
+      }
+      acc = std::move(next);
+    }
+    ep = std::move(acc);
+    return true;
+  }
+
   Typed check_call(Expr& e) {
     auto callee = u_.callees.find(e.name);
     if (callee == u_.callees.end()) {  // already reported when resolving
@@ -721,6 +805,10 @@ class UnitChecker {
         }
         Typed t = check(a->value);
         dyn = dyn || t.dynamic;
+        // An extern is fixed for a whole run (nb-rs's init-time constants: seeds, ranges, weights).
+        if (target.params[i].is_extern && t.dynamic)
+          error(DiagKind::NotConstant, a->value->span,
+                "'" + names[i] + "' of " + e.name + " is a constant (an extern of the module), but this depends on an input");
         coerce(a->value, t, target.params[i].ty, true, "parameter '" + names[i] + "' of " + e.name);
       }
       // Reorder to parameter order, leaving defaults out: the lowering fills them in.
@@ -744,6 +832,19 @@ class UnitChecker {
 
   Typed check_builtin(Expr& e, const BuiltinInfo& b) {
     std::vector<std::string> names(b.params.begin(), b.params.end());
+    const bool last_given = e.args.size() >= names.size() &&
+                            std::all_of(e.args.begin(), e.args.begin() + static_cast<std::ptrdiff_t>(names.size()),
+                                        [](const Arg& a) { return a.name.empty(); });
+    const bool last_named = std::any_of(e.args.begin(), e.args.end(), [&](const Arg& a) { return a.name == names.back(); });
+    if (b.last_default && !last_given && !last_named) {  // an omitted last argument takes its default
+      Arg d;
+      d.name = names.back();
+      d.value = std::make_unique<Expr>();
+      d.value->kind = ExprKind::Int;
+      d.value->int_value = static_cast<int64_t>(*b.last_default);
+      d.value->span = e.span;
+      e.args.push_back(std::move(d));
+    }
     auto slots = bind_args(e, names, b.variadic);
     if (!slots) return Typed{ETy::of(Ty::u64()), false};
     for (size_t i = 0; i < slots->size(); ++i)
@@ -766,7 +867,13 @@ class UnitChecker {
       case Builtin::Mod: case Builtin::Div: case Builtin::Add: case Builtin::Sub: case Builtin::Mul: {
         const Tok op = b.id == Builtin::Mod ? Tok::Percent : b.id == Builtin::Div ? Tok::Slash
                      : b.id == Builtin::Add ? Tok::Plus : b.id == Builtin::Sub ? Tok::Minus : Tok::Star;
-        return arithmetic(op, arg(0), arg(1), e.span);
+        Typed t = arithmetic(op, arg(0), arg(1), e.span);
+        // nb-rs refuses a constant divisor of 0 in mod and div; the operators follow RISC-V.
+        if ((b.id == Builtin::Mod || b.id == Builtin::Div) && arg(1)->kind != ExprKind::Int)
+          if (auto n = known_constant(*arg(1)); n && n->ty().is_int() && n->bits() == 0)
+            error(DiagKind::ZeroDivisor, arg(1)->span,
+                  "the divisor of " + e.name + " is the constant 0 (as in nb-rs, " + e.name + " refuses it)");
+        return t;
       }
       case Builtin::Min: case Builtin::Max: {
         Typed t = arithmetic(Tok::Plus, arg(0), arg(1), e.span);
@@ -800,14 +907,45 @@ class UnitChecker {
           error(DiagKind::TypeMismatch, e.span, "cannot convert " + ir::ty_label(arg(0)->ty));
         return Typed{ETy::of(b.id == Builtin::ToF64 ? Ty::scalar(TyKind::F64) : Ty::u64()), t.dynamic};
       }
-      case Builtin::FormatU64: case Builtin::Hex: {
+      case Builtin::FormatU64: case Builtin::ZeroPadU64: case Builtin::Hex: {
         bool dyn = false;
         for (size_t i = 0; i < e.args.size(); ++i) {
           Typed t = check(arg(i));
           dyn = dyn || t.dynamic;
           coerce(arg(i), t, Ty::u64(), true, "an argument of " + e.name);
         }
+        if (b.id == Builtin::FormatU64) {  // nb-rs's radixes, fixed when the kernel is built
+          auto r = known_constant(*arg(1));
+          if (!r || !r->ty().is_int() || (r->bits() != 2 && r->bits() != 8 && r->bits() != 10 && r->bits() != 16))
+            error(DiagKind::NotConstant, arg(1)->span, "the radix of format_u64 must be the constant 2, 8, 10 or 16");
+        }
         return Typed{ETy::of(Ty::str()), dyn};
+      }
+      case Builtin::Sum: case Builtin::Product: break;  // folded into operators before checking
+      case Builtin::Sqrt: case Builtin::Exp: case Builtin::Ln: case Builtin::Sin: case Builtin::Cos:
+      case Builtin::Tan: case Builtin::Asin: case Builtin::Acos: case Builtin::Atan: case Builtin::AbsF64:
+      case Builtin::Floor: case Builtin::Ceil: case Builtin::Round: case Builtin::Trunc:
+      case Builtin::Atan2: case Builtin::Pow: {
+        // At the operands' float type; integers (and float literals alone) are f64.
+        std::vector<Typed> ts;
+        bool dyn = false;
+        std::optional<Ty> fty;
+        for (size_t i = 0; i < e.args.size(); ++i) {
+          ts.push_back(check(arg(i)));
+          dyn = dyn || ts.back().dynamic;
+          if (ts.back().t.ty.is_float() && ts.back().t.lit == ETy::Lit::None && !fty) fty = ts.back().t.ty;
+        }
+        const Ty to = fty.value_or(Ty::scalar(TyKind::F64));
+        for (size_t i = 0; i < e.args.size(); ++i) {
+          const Ty& from = ts[i].t.ty;
+          if (!from.is_numeric() && !ts[i].t.is_literal()) {
+            error(DiagKind::TypeMismatch, arg(i)->span, e.name + " needs a number, not " + ir::ty_label(from));
+            continue;
+          }
+          if (ts[i].t.lit != ETy::Lit::None) coerce(arg(i), ts[i], to, false, "");
+          else if (!(from == to)) wrap_cast(arg(i), to);
+        }
+        return Typed{ETy::of(to), dyn};
       }
       case Builtin::MixedRadix: {
         Typed t = check(arg(0));

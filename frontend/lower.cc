@@ -51,6 +51,26 @@ OpKind binary_op(Tok t) {
   }
 }
 
+// The IR operation of a one-operand float built-in.
+OpKind float_op(Builtin b) {
+  switch (b) {
+    case Builtin::Sqrt: return OpKind::Sqrt;
+    case Builtin::Exp: return OpKind::Exp;
+    case Builtin::Ln: return OpKind::Ln;
+    case Builtin::Sin: return OpKind::Sin;
+    case Builtin::Cos: return OpKind::Cos;
+    case Builtin::Tan: return OpKind::Tan;
+    case Builtin::Asin: return OpKind::Asin;
+    case Builtin::Acos: return OpKind::Acos;
+    case Builtin::Atan: return OpKind::Atan;
+    case Builtin::Floor: return OpKind::Floor;
+    case Builtin::Ceil: return OpKind::Ceil;
+    case Builtin::Round: return OpKind::Round;
+    case Builtin::Trunc: return OpKind::Trunc;
+    default: return OpKind::Abs;
+  }
+}
+
 Value literal_value(const Expr& e) {
   const Ty& t = e.ty;
   if (e.kind == ExprKind::Bool) return Value::boolean(e.bool_value);
@@ -137,11 +157,19 @@ class Lowerer {
     return must(fb_.cast(v, to, Dest::fresh(name), loc(at)));
   }
 
-  ObjectId lookup(const std::string& name) const {
+  ObjectId lookup(const std::string& name) {
     for (auto it = locals_.rbegin(); it != locals_.rend(); ++it)
       if (auto f = it->find(name); f != it->end()) return f->second;
+    if (auto k = known_.find(name); k != known_.end() && !top_.count(name))
+      return top_[name] = must(fb_.constant(k->second, ir::SourceLoc{}));
     return top_.at(name);
   }
+
+ public:
+  // Names an expression lowered on its own may read, with their constant values.
+  void know(const std::map<std::string, Value>& names) { known_ = names; }
+
+ private:
 
   void binding(const Stmt& s) {
     if (s.kind == StmtKind::Destructure) {
@@ -211,7 +239,8 @@ class Lowerer {
       case Builtin::Mul: return bin(OpKind::Mul, arg(0), arg(1), name);
       case Builtin::Rotl: return bin(OpKind::Rotl, arg(0), arg(1), name);
       case Builtin::Rotr: return bin(OpKind::Rotr, arg(0), arg(1), name);
-      case Builtin::FormatU64: return bin(OpKind::FormatDec, arg(0), arg(1), name);
+      case Builtin::FormatU64: return bin(OpKind::FormatRadix, arg(0), arg(1), name);
+      case Builtin::ZeroPadU64: return bin(OpKind::FormatDec, arg(0), arg(1), name);
       case Builtin::Min: case Builtin::Max: {
         const ObjectId a = arg(0), c = arg(1);
         // min: b < a ? b : a; max: a < b ? b : a (std::min and std::max).
@@ -228,6 +257,13 @@ class Lowerer {
       case Builtin::Ctz: return must(fb_.unop(OpKind::Ctz, arg(0), Dest::fresh(name), at));
       case Builtin::Hex: return must(fb_.unop(OpKind::Hex, arg(0), Dest::fresh(name), at));
       case Builtin::ToF64: case Builtin::ToU64: return convert(arg(0), e.ty, e.span, name);
+      case Builtin::Sum: case Builtin::Product: break;  // folded into operators by the checker
+      case Builtin::Atan2: return bin(OpKind::Atan2, arg(0), arg(1), name);
+      case Builtin::Pow: return bin(OpKind::Pow, arg(0), arg(1), name);
+      case Builtin::Sqrt: case Builtin::Exp: case Builtin::Ln: case Builtin::Sin: case Builtin::Cos:
+      case Builtin::Tan: case Builtin::Asin: case Builtin::Acos: case Builtin::Atan: case Builtin::AbsF64:
+      case Builtin::Floor: case Builtin::Ceil: case Builtin::Round: case Builtin::Trunc:
+        return must(fb_.unop(float_op(b), arg(0), Dest::fresh(name), at));
       case Builtin::MixedRadix: {
         ObjectId rem = arg(0);
         std::vector<ObjectId> digits;
@@ -301,6 +337,7 @@ class Lowerer {
   const std::vector<ir::FuncId>& funcs_;
   std::map<std::string, ObjectId> top_;
   std::vector<std::map<std::string, ObjectId>> locals_;
+  std::map<std::string, Value> known_;
 };
 
 }  // namespace
@@ -328,13 +365,16 @@ std::optional<ir::CategoryIr> lower_program(Program& p) {
   }
 }
 
-std::optional<ir::Value> evaluate_constant(Program& p, const Unit& unit, const Expr& e) {
+std::optional<ir::Value> evaluate_constant(Program& p, const Unit& unit, const Expr& e,
+                                           const std::map<std::string, ir::Value>& names) {
   ir::IrBuilder b;
   const std::vector<ir::FuncId> no_units;
   try {
     const ir::FuncId f = must(b.declare("constant", Ty::unit(), e.ty, p.sources.loc(e.span)));
     ir::FnBuilder fb = must(b.build_fn(f));
-    const ObjectId v = Lowerer(p, unit, fb, no_units).lower(e);
+    Lowerer lowerer(p, unit, fb, no_units);
+    lowerer.know(names);
+    const ObjectId v = lowerer.lower(e);
     must(fb.output(v, std::nullopt, p.sources.loc(e.span)));
     must(fb.finish());
     const ir::CategoryIr g = must(std::move(b).seal(f));

@@ -3,7 +3,9 @@
 // returning a struct of its outputs.
 #pragma once
 
+#include <map>
 #include <optional>
+#include <string>
 
 #include "frontend/program.h"
 #include "ir/graph.h"
@@ -13,7 +15,9 @@ namespace polydat::frontend {
 // Every unit, callees first; nullopt (with a diagnostic) if the builder refuses.
 std::optional<ir::CategoryIr> lower_program(Program& program);
 
-// The value of a constant expression (an extern's default), through the interpreter.
-std::optional<ir::Value> evaluate_constant(Program& program, const Unit& unit, const Expr& e);
+// The value of a constant expression (an extern's default), through the
+// interpreter; the names it reads take their values from `names`.
+std::optional<ir::Value> evaluate_constant(Program& program, const Unit& unit, const Expr& e,
+                                           const std::map<std::string, ir::Value>& names = {});
 
 }  // namespace polydat::frontend

@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "frontend/nbrs_names.h"
 #include "frontend/parser.h"
 
 namespace polydat::frontend {
@@ -189,7 +190,10 @@ std::optional<size_t> Program::resolve_module(const std::string& name, const std
   for (const Unit& u : units)
     if (u.is_def) known.push_back(u.name);
   std::string message = "unknown function '" + name + "'";
-  if (std::string near = closest_name(name, known); !near.empty()) message += "; did you mean '" + near + "'?";
+  if (is_nbrs_function(name))
+    message += ": nb-rs has it, polydat's library does not yet (`polydat functions` lists what it has)";
+  else if (std::string near = closest_name(name, known); !near.empty())
+    message += "; did you mean '" + near + "'?";
   diags.error(DiagKind::UnknownFunction, at, message);
   return std::nullopt;
 }

@@ -85,7 +85,7 @@ class FnBuilder {
   Result<ObjectId> pack(std::span<const ObjectId> components, Dest dest, SourceLoc loc);
   Result<ObjectId> pack_struct(const Ty& ty, std::span<const ObjectId> components, Dest dest,
                                SourceLoc loc);
-  // Neg, Not, Popcount, Clz, Ctz, ToStr, Hex.
+  // Neg, Not, Popcount, Clz, Ctz, ToStr, Hex, and the float functions Sqrt .. Abs.
   Result<ObjectId> unop(OpKind op, ObjectId x, Dest dest, SourceLoc loc);
   // Add..Pow: packs (lhs, rhs) into a 2-tuple, then applies the operation.
   Result<ObjectId> binop(OpKind op, ObjectId lhs, ObjectId rhs, Dest dest, SourceLoc loc);

@@ -108,6 +108,7 @@ Value float_binary(OpKind op, const Ty& t, F a, F b) {
     case OpKind::Div: return float_value(t, a / b);
     case OpKind::Mod: return float_value(t, std::fmod(a, b));
     case OpKind::Pow: return float_value(t, std::pow(a, b));
+    case OpKind::Atan2: return float_value(t, std::atan2(a, b));
     case OpKind::Eq: return Value::boolean(a == b);
     case OpKind::Neq: return Value::boolean(!(a == b));
     case OpKind::Lt: return Value::boolean(a < b);
@@ -136,9 +137,35 @@ uint64_t float_to_int(double d, const Ty& to) {
 
 }  // namespace
 
+// The C library's functions and the exact roundings, at the float's own type
+// (sinf for f32): the LLVM engine calls the same functions.
+template <class F>
+Value float_unary(OpKind op, const Ty& t, F a) {
+  switch (op) {
+    case OpKind::Sqrt: return float_value(t, std::sqrt(a));
+    case OpKind::Exp: return float_value(t, std::exp(a));
+    case OpKind::Ln: return float_value(t, std::log(a));
+    case OpKind::Sin: return float_value(t, std::sin(a));
+    case OpKind::Cos: return float_value(t, std::cos(a));
+    case OpKind::Tan: return float_value(t, std::tan(a));
+    case OpKind::Asin: return float_value(t, std::asin(a));
+    case OpKind::Acos: return float_value(t, std::acos(a));
+    case OpKind::Atan: return float_value(t, std::atan(a));
+    case OpKind::Floor: return float_value(t, std::floor(a));
+    case OpKind::Ceil: return float_value(t, std::ceil(a));
+    case OpKind::Round: return float_value(t, std::round(a));
+    case OpKind::Trunc: return float_value(t, std::trunc(a));
+    case OpKind::Abs: return float_value(t, std::fabs(a));
+    default: return float_value(t, a);
+  }
+}
+
+static bool is_float_math(OpKind op) { return op >= OpKind::Sqrt && op <= OpKind::Abs && op != OpKind::Atan2; }
+
 Value eval_unary(OpKind op, const Value& x) {
   const Ty& t = x.ty();
   const unsigned w = t.bits();
+  if (is_float_math(op)) return t.kind() == TyKind::F32 ? float_unary(op, t, x.as_f32()) : float_unary(op, t, x.as_f64());
   switch (op) {
     case OpKind::Neg:
       if (t.kind() == TyKind::F32) return Value::f32(-x.as_f32());
@@ -162,9 +189,18 @@ Value eval_unary(OpKind op, const Value& x) {
   }
 }
 
+std::string format_radix(uint64_t value, uint64_t radix) {
+  const char* prefix = radix == 2 ? "0b" : radix == 8 ? "0o" : radix == 16 ? "0x" : "";
+  const int base = radix == 2 || radix == 8 || radix == 16 ? static_cast<int>(radix) : 10;
+  char buf[64];
+  const auto end = std::to_chars(buf, buf + sizeof buf, value, base).ptr;
+  return prefix + std::string(buf, end);
+}
+
 Value eval_binary(OpKind op, const Value& l, const Value& r) {
   const Ty& t = l.ty();
   if (op == OpKind::Concat) return Value::str(l.as_str() + r.as_str());
+  if (op == OpKind::FormatRadix) return Value::str(format_radix(l.as_u64(), r.as_u64()));
   if (op == OpKind::FormatDec) {  // zero-padded to at least the width, never truncated
     std::string digits = std::to_string(l.as_u64());
     const uint64_t width = std::min(r.as_u64(), kMaxFormatWidth);

@@ -15,7 +15,8 @@ bool uses_runtime(const ir::CategoryIr& ir, ir::FuncId f, const RecordLayout& ou
   for (const ir::Morphism& m : ir.morphisms()) {
     if (ir.owner(m.target) != f) continue;
     const ir::OpKind k = m.op.kind;
-    if (k == ir::OpKind::ToStr || k == ir::OpKind::Concat || k == ir::OpKind::FormatDec || k == ir::OpKind::Hex)
+    if (k == ir::OpKind::ToStr || k == ir::OpKind::Concat || k == ir::OpKind::FormatDec || k == ir::OpKind::Hex ||
+        k == ir::OpKind::FormatRadix)
       return true;
   }
   return false;

@@ -302,11 +302,16 @@ class Lowerer {
       case OpKind::Not:
       case OpKind::Popcount:
       case OpKind::Clz:
-      case OpKind::Ctz: dst = {unary(m.op.kind, leaves_[m.source.v].at(0), src_ty)}; return ir::Unit{};
+      case OpKind::Ctz:
+      case OpKind::Sqrt: case OpKind::Exp: case OpKind::Ln: case OpKind::Sin: case OpKind::Cos: case OpKind::Tan:
+      case OpKind::Asin: case OpKind::Acos: case OpKind::Atan: case OpKind::Floor: case OpKind::Ceil:
+      case OpKind::Round: case OpKind::Trunc: case OpKind::Abs:
+        dst = {unary(m.op.kind, leaves_[m.source.v].at(0), src_ty)};
+        return ir::Unit{};
       case OpKind::Add: case OpKind::Sub: case OpKind::Mul: case OpKind::Div: case OpKind::Mod:
       case OpKind::Eq: case OpKind::Neq: case OpKind::Lt: case OpKind::Gt: case OpKind::Le: case OpKind::Ge:
       case OpKind::And: case OpKind::Or: case OpKind::Xor:
-      case OpKind::Shl: case OpKind::Shr: case OpKind::Rotl: case OpKind::Rotr: case OpKind::Pow: {
+      case OpKind::Shl: case OpKind::Shr: case OpKind::Rotl: case OpKind::Rotr: case OpKind::Pow: case OpKind::Atan2: {
         llvm::Value* l = component(m.source, 0).at(0);
         llvm::Value* r = component(m.source, 1).at(0);
         dst = {binary(m.op.kind, l, r, src_ty.component(0), src_ty.component(1))};
@@ -320,6 +325,11 @@ class Lowerer {
       }
       case OpKind::Hex:
         dst = {string_step(m, "polydat_rt_hex", {b_.getInt64Ty()}, {pattern64(leaves_[m.source.v].at(0), src_ty)})};
+        return ir::Unit{};
+      case OpKind::FormatRadix:
+        dst = {string_step(m, "polydat_rt_format_radix", {b_.getInt64Ty(), b_.getInt64Ty()},
+                           {pattern64(component(m.source, 0).at(0), src_ty.component(0)),
+                            pattern64(component(m.source, 1).at(0), src_ty.component(1))})};
         return ir::Unit{};
       case OpKind::FormatDec:
         dst = {string_step(m, "polydat_rt_format_dec", {b_.getInt64Ty(), b_.getInt64Ty()},
@@ -348,6 +358,17 @@ class Lowerer {
     return b_.CreateCall(llvm::Intrinsic::getDeclaration(&mod_, id, types), args);
   }
 
+  // A call of the C library's function, as the interpreter makes it: nobuiltin
+  // keeps LLVM from folding or rewriting it (pow(x, 0.5) into sqrt rounds
+  // differently), so both engines run the same code.
+  llvm::Value* libm(const char* name, llvm::ArrayRef<llvm::Value*> args) {
+    llvm::Type* ty = args.front()->getType();
+    std::vector<llvm::Type*> params(args.size(), ty);
+    llvm::CallInst* call = b_.CreateCall(mod_.getOrInsertFunction(name, llvm::FunctionType::get(ty, params, false)), args);
+    call->addFnAttr(llvm::Attribute::NoBuiltin);
+    return call;
+  }
+
   llvm::Value* unary(OpKind op, llvm::Value* x, const Ty& t) {
     switch (op) {
       case OpKind::Neg: return t.is_float() ? b_.CreateFNeg(x) : b_.CreateNeg(x);
@@ -355,6 +376,21 @@ class Lowerer {
       case OpKind::Popcount: return intrinsic(llvm::Intrinsic::ctpop, {x->getType()}, {x});
       case OpKind::Clz: return intrinsic(llvm::Intrinsic::ctlz, {x->getType()}, {x, b_.getFalse()});
       case OpKind::Ctz: return intrinsic(llvm::Intrinsic::cttz, {x->getType()}, {x, b_.getFalse()});
+      // Exact in IEEE arithmetic, so LLVM's intrinsics give the C library's bits.
+      case OpKind::Sqrt: return intrinsic(llvm::Intrinsic::sqrt, {x->getType()}, {x});
+      case OpKind::Floor: return intrinsic(llvm::Intrinsic::floor, {x->getType()}, {x});
+      case OpKind::Ceil: return intrinsic(llvm::Intrinsic::ceil, {x->getType()}, {x});
+      case OpKind::Round: return intrinsic(llvm::Intrinsic::round, {x->getType()}, {x});
+      case OpKind::Trunc: return intrinsic(llvm::Intrinsic::trunc, {x->getType()}, {x});
+      case OpKind::Abs: return intrinsic(llvm::Intrinsic::fabs, {x->getType()}, {x});
+      case OpKind::Exp: return libm(t.kind() == TyKind::F32 ? "expf" : "exp", {x});
+      case OpKind::Ln: return libm(t.kind() == TyKind::F32 ? "logf" : "log", {x});
+      case OpKind::Sin: return libm(t.kind() == TyKind::F32 ? "sinf" : "sin", {x});
+      case OpKind::Cos: return libm(t.kind() == TyKind::F32 ? "cosf" : "cos", {x});
+      case OpKind::Tan: return libm(t.kind() == TyKind::F32 ? "tanf" : "tan", {x});
+      case OpKind::Asin: return libm(t.kind() == TyKind::F32 ? "asinf" : "asin", {x});
+      case OpKind::Acos: return libm(t.kind() == TyKind::F32 ? "acosf" : "acos", {x});
+      case OpKind::Atan: return libm(t.kind() == TyKind::F32 ? "atanf" : "atan", {x});
       default: return x;
     }
   }
@@ -390,16 +426,8 @@ class Lowerer {
       case OpKind::Mul: return b_.CreateFMul(l, r);
       case OpKind::Div: return b_.CreateFDiv(l, r);
       case OpKind::Mod: return b_.CreateFRem(l, r);
-      case OpKind::Pow: {
-        const bool f32 = t.kind() == TyKind::F32;
-        llvm::FunctionCallee pow = mod_.getOrInsertFunction(
-            f32 ? "powf" : "pow", llvm::FunctionType::get(l->getType(), {l->getType(), l->getType()}, false));
-        // The C library's pow, as the interpreter calls it: nobuiltin keeps LLVM from
-        // rewriting pow(x, 0.5) into sqrt, which rounds differently.
-        llvm::CallInst* call = b_.CreateCall(pow, {l, r});
-        call->addFnAttr(llvm::Attribute::NoBuiltin);
-        return call;
-      }
+      case OpKind::Pow: return libm(t.kind() == TyKind::F32 ? "powf" : "pow", {l, r});
+      case OpKind::Atan2: return libm(t.kind() == TyKind::F32 ? "atan2f" : "atan2", {l, r});
       case OpKind::Eq: return b_.CreateFCmpOEQ(l, r);
       case OpKind::Neq: return b_.CreateFCmpUNE(l, r);
       case OpKind::Lt: return b_.CreateFCmpOLT(l, r);

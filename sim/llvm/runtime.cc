@@ -54,6 +54,10 @@ void polydat_rt_format_dec(PolydatScratch* s, StrView* out, uint64_t value, uint
   publish_in_scratch(s, out, digits);
 }
 
+void polydat_rt_format_radix(PolydatScratch* s, StrView* out, uint64_t value, uint64_t radix) {
+  publish_in_scratch(s, out, polydat::ir::format_radix(value, radix));
+}
+
 void polydat_rt_concat(PolydatScratch* s, StrView* out, const StrView* a, const StrView* b) {
   std::string text(a->ptr, a->len);
   text.append(b->ptr, b->len);
@@ -89,6 +93,7 @@ const RuntimeSymbol* runtime_symbols(size_t& count) {
       {"polydat_rt_to_str", reinterpret_cast<void*>(&polydat_rt_to_str)},
       {"polydat_rt_hex", reinterpret_cast<void*>(&polydat_rt_hex)},
       {"polydat_rt_format_dec", reinterpret_cast<void*>(&polydat_rt_format_dec)},
+      {"polydat_rt_format_radix", reinterpret_cast<void*>(&polydat_rt_format_radix)},
       {"polydat_rt_concat", reinterpret_cast<void*>(&polydat_rt_concat)},
       {"polydat_rt_publish", reinterpret_cast<void*>(&polydat_rt_publish)},
       {"polydat_rt_store_reset", reinterpret_cast<void*>(&polydat_rt_store_reset)},

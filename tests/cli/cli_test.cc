@@ -691,3 +691,43 @@ TEST_CASE("cli: cosim --sim systemc runs the SystemC testbench and its reference
   CHECK(contains(r.out, "reference model: 200 results checked inside the simulation, 0 mismatches"));
   CHECK(contains(r.out, "result: PASS"));
 }
+
+// ---- the function library ----
+
+TEST_CASE("cli: functions lists the library with signatures, hardware and nb-rs names; --format json too") {
+  Sandbox s;
+  const Run text = s.run({"functions"});
+  CHECK(text.status == 0);
+  CHECK(text.err.empty());
+  CHECK(contains(text.out, "pcg(position: u64, seed: u64 = 0, stream: u64 = 0) -> u64"));
+  CHECK(contains(text.out, "format_u64(x: u64, radix: u64 = 10) -> str"));
+  // One line per function, each with its hardware and nb-rs columns.
+  size_t lines = 0;
+  for (char c : text.out) lines += c == '\n';
+  CHECK(lines > 70);
+
+  const Run json = s.run({"functions", "--format", "json"});
+  CHECK(json.status == 0);
+  CHECK(contains(json.out, "\"name\": \"cycle_walk\""));
+  CHECK(contains(json.out, "\"engines\": [\n      \"interp\",\n      \"llvm\"\n    ]"));
+  // hash is hardware and nb-rs's; hex is text and not an nb-rs name.
+  const size_t hash = json.out.find("\"name\": \"hash\"");
+  REQUIRE(hash != std::string::npos);
+  const std::string hash_entry = json.out.substr(hash, json.out.find('}', hash) - hash);
+  CHECK(contains(hash_entry, "\"hardware\": true"));
+  CHECK(contains(hash_entry, "\"nb_rs\": true"));
+  const size_t hex = json.out.find("\"name\": \"hex\"");
+  REQUIRE(hex != std::string::npos);
+  const std::string hex_entry = json.out.substr(hex, json.out.find('}', hex) - hex);
+  CHECK(contains(hex_entry, "\"hardware\": false"));
+  CHECK(contains(hex_entry, "\"nb_rs\": false"));
+}
+
+TEST_CASE("cli: check suggests the library's name for a near miss and says which nb-rs functions are missing") {
+  Sandbox s;
+  s.file("near.gk", "input cycle: u64\nv := cycle_wlak(cycle, 100)\nw := weighted_u64(cycle, \"a:1\")\n");
+  const Run r = s.run({"check", "near.gk"});
+  CHECK(r.status == 1);
+  CHECK(contains(r.err, "near.gk:2:6: error: unknown function 'cycle_wlak'; did you mean 'cycle_walk'? [unknown-function]"));
+  CHECK(contains(r.err, "near.gk:3:6: error: unknown function 'weighted_u64': nb-rs has it, polydat's library does not yet"));
+}

@@ -519,8 +519,8 @@ TEST_CASE("corpus: the references agree with their own definitions") {
   // pcg: the jump-ahead equals stepping one at a time; position 0 is the seed itself.
   for (uint64_t pos = 0; pos < 300; ++pos)
     for (uint64_t stream : {0ull, 1ull, 7ull})
-      CHECK(corpus::ref_pcg(pos, stream, 42) == corpus::ref_pcg_stepped(pos, stream, 42));
-  CHECK(corpus::ref_pcg(0, 3, 0) == 0);
+      CHECK(corpus::ref_pcg(pos, 42, stream) == corpus::ref_pcg_stepped(pos, 42, stream));
+  CHECK(corpus::ref_pcg(0, 0, 3) == 0);  // position 0 is the seed itself, and output(0) is 0
   // permute: a bijection of [0, range) for several ranges and seeds.
   for (uint64_t range : {1ull, 2ull, 3ull, 10ull, 64ull, 100ull, 1000ull}) {
     for (uint64_t seed : {0ull, 3ull, 7ull}) {
@@ -533,7 +533,7 @@ TEST_CASE("corpus: the references agree with their own definitions") {
       CHECK(seen.size() == range);
     }
   }
-  CHECK(corpus::ref_permute(5, 0, 1) == 0);
+  CHECK(corpus::ref_cycle_walk(5, 1, 1, 0) == 0);
   // unit_interval is x / 2^64 rounded (nb-rs): 0, 2^-64, one half, and 1.0 at the top.
   CHECK(corpus::ref_unit_interval(0) == 0.0);
   CHECK(corpus::ref_unit_interval(1) == 0x1p-64);

@@ -29,9 +29,11 @@ const std::map<std::string, Reference>& references();
 // The library definitions, exposed so their self-tests can check them.
 uint64_t ref_hash(uint64_t x);
 uint64_t ref_splitmix64(uint64_t x);
-uint64_t ref_pcg(uint64_t position, uint64_t stream, uint64_t seed);          // jump-ahead
-uint64_t ref_pcg_stepped(uint64_t position, uint64_t stream, uint64_t seed);  // one step at a time
-uint64_t ref_permute(uint64_t position, uint64_t range, uint64_t seed);
+// nb-rs's argument order: pcg(position, seed, stream).
+uint64_t ref_pcg(uint64_t position, uint64_t seed, uint64_t stream);          // jump-ahead
+uint64_t ref_pcg_stepped(uint64_t position, uint64_t seed, uint64_t stream);  // one step at a time
+uint64_t ref_cycle_walk(uint64_t position, uint64_t range, uint64_t seed, uint64_t stream);
+uint64_t ref_permute(uint64_t position, uint64_t range, uint64_t seed);  // cycle_walk with stream 0
 double ref_unit_interval(uint64_t x);
 
 }  // namespace polydat::corpus

@@ -17,51 +17,19 @@
 #include <vector>
 
 #include "frontend/compile.h"
-#include "ir/interp.h"
-#include "ir/validate.h"
+#include "tests/corpus/references.h"
+#include "tests/frontend/stdlib_kernel.h"
 
 using namespace polydat;
 using ir::TyKind;
 using ir::Value;
 
+using stdlibtest::kAllOnes;
+using stdlibtest::Kernel;
+using stdlibtest::u64;
+
 namespace {
 
-constexpr uint64_t kAllOnes = ~uint64_t{0};
-
-// One compiled kernel and one interpreter, reused for many inputs.
-class Kernel {
- public:
-  explicit Kernel(const std::string& text) : r_(frontend::compile_source("stdlib_test.gk", text)) {
-    INFO(text);
-    REQUIRE_MESSAGE(r_.ok(), r_.render_diagnostics());
-    const auto problems = ir::validate(*r_.ir);
-    REQUIRE_MESSAGE(problems.empty(), "the IR does not validate");
-    interp_ = std::make_unique<ir::Interpreter>(*r_.ir);
-    const ir::CategoryIr& g = *r_.ir;
-    in_ = g.object(g.func(g.entry()).input).ty;
-  }
-  Kernel(const Kernel&) = delete;
-  Kernel& operator=(const Kernel&) = delete;
-
-  // The output struct's fields, in declaration order.
-  std::vector<Value> run(std::vector<Value> fields) {
-    const Value arg = in_.is_unit() ? Value() : Value::structure(in_, std::move(fields));
-    auto v = interp_->run(arg);
-    REQUIRE_MESSAGE(v.ok(), (v.ok() ? "" : v.error().message));
-    return v->elems();
-  }
-  // The first output.
-  Value first(std::vector<Value> fields) { return run(std::move(fields)).at(0); }
-
-  const frontend::Unit& unit() const { return r_.kernel(); }
-
- private:
-  frontend::CompileResult r_;
-  std::unique_ptr<ir::Interpreter> interp_;
-  ir::Ty in_;
-};
-
-Value u64(uint64_t v) { return Value::integer(TyKind::U64, v); }
 
 // ---- integer types and their references ----
 
@@ -153,21 +121,9 @@ uint64_t pcg_jump(uint64_t state, uint64_t delta, uint64_t mult, uint64_t plus) 
   return acc_mult * state + acc_plus;
 }
 
-// The cycle-walk of LANGUAGE.md, step by step.
-uint64_t ref_permute(uint64_t position, uint64_t range, uint64_t seed) {
-  if (range == 0) return 0;
-  unsigned w = static_cast<unsigned>(std::bit_width(range - 1));
-  if (w < 2) w = 2;
-  const uint64_t m = w >= 64 ? kAllOnes : (uint64_t{1} << w) - 1;
-  const uint64_t c = 2 * seed + 1;
-  auto f = [&](uint64_t v) {
-    const uint64_t a = (v * 0x9E3779B97F4A7C15ull + c) & m;
-    return a ^ (a >> (w / 2));
-  };
-  uint64_t v = f(position % range);
-  while (v >= range) v = f(v);
-  return v;
-}
+// LANGUAGE.md's cycle_walk, written out in the corpus's references.
+using corpus::ref_cycle_walk;
+using corpus::ref_permute;
 
 uint64_t ref_interleave(uint64_t a, uint64_t b) {
   uint64_t out = 0;
@@ -193,24 +149,41 @@ std::vector<uint64_t> u64_inputs(size_t random_count, uint64_t seed) { return pa
 
 TEST_CASE("stdlib: the bundled modules' signatures use LANGUAGE.md's parameter names") {
   Kernel k(
-      "input (p: u64, r: u64, s: u64)\n"
+      "input (p: u64, r: u64)\n"
+      "extern s: u64 = 0\n"
       "h := hash(x: p)\n"
       "hr := hash_range(x: p, n: r)\n"
       "sm := splitmix64(x: p)\n"
-      "pc := pcg(position: p, stream: r, seed: s)\n"
-      "pe := permute(position: p, range: r, seed: s)\n"
+      "pc := pcg(position: p, stream: 1000, seed: s)\n"
+      "pe := permute(position: p, range: 1000, seed: s)\n"
       "il := interleave(a: p, b: r)\n"
-      "ui := unit_interval(x: p)\n");
+      "ui := unit_interval(x: p)\n"
+      "cw := cycle_walk(stream: 2, seed: s, range: 77, position: p)\n"
+      "ps := pcg_stream(position: p, stream: r, seed: s)\n");
   const uint64_t p = 123456789, r = 1000, s = 7;
   auto out = k.run({u64(p), u64(r), u64(s)});
-  REQUIRE(out.size() == 7);
+  REQUIRE(out.size() == 9);
   CHECK(out[0].as_u64() == ref_hash(p));
   CHECK(out[1].as_u64() == ref_hash(p) % r);
   CHECK(out[2].as_u64() == ref_splitmix64(p));
-  CHECK(out[3].as_u64() == pcg_output(pcg_jump(s, p, kPcgMult, 2 * r + 1)));
-  CHECK(out[4].as_u64() == ref_permute(p, r, s));
+  CHECK(out[3].as_u64() == pcg_output(pcg_jump(s, p, kPcgMult, 2 * 1000 + 1)));
+  CHECK(out[4].as_u64() == ref_permute(p, 1000, s));
   CHECK(out[5].as_u64() == ref_interleave(p, r));
   CHECK(out[6].ty().kind() == TyKind::F64);
+  CHECK(out[7].as_u64() == ref_cycle_walk(p, 77, s, 2));
+  CHECK(out[8].as_u64() == pcg_output(pcg_jump(s, p, kPcgMult, 2 * r + 1)));
+}
+
+TEST_CASE("stdlib: seeds, streams and ranges are constants, as nb-rs's init-time parameters") {
+  // An extern of a module takes a constant (a root extern included); a value
+  // that depends on an input is refused at that argument.
+  auto r = frontend::compile_source("c.gk", "input cycle: u64\nv := pcg(cycle, cycle % 7)\n");
+  REQUIRE_FALSE(r.ok());
+  const std::string text = r.render_diagnostics();
+  CHECK(text.find("c.gk:2:17: error: 'seed' of pcg is a constant") != std::string::npos);
+  CHECK(text.find("[not-constant]") != std::string::npos);
+  CHECK(frontend::compile_source("c.gk", "input cycle: u64\nextern s: u64 = 3\nk := s * 2 + 1\nv := pcg(cycle, k)\n").ok());
+  CHECK_FALSE(frontend::compile_source("c.gk", "input (c: u64, n: u64)\nv := cycle_walk(c, n)\n").ok());
 }
 
 TEST_CASE("stdlib: hash is XXH3_64bits of the 8 little-endian bytes (100,000 inputs)") {
@@ -255,8 +228,11 @@ TEST_CASE("stdlib: splitmix64 against the C++ mixer (20,000 inputs)") {
 }
 
 TEST_CASE("stdlib: pcg against the LCG stepped naively, positions 0..2000") {
-  Kernel k("input (position: u64, stream: u64, s: u64)\nout := pcg(position, stream, seed: s)\n");
-  Kernel k_default("input (position: u64, stream: u64)\nout := pcg(position, stream)\n");
+  // pcg(position, seed, stream) with both constants (externs of the test
+  // kernel, set per run); pcg_stream takes the stream as a value.
+  Kernel k("input position: u64\nextern s: u64 = 0\nextern st: u64 = 0\nout := pcg(position, s, st)\n");
+  Kernel k_stream("input (position: u64, stream: u64)\nextern s: u64 = 0\nout := pcg_stream(position, stream, s)\n");
+  Kernel k_default("input position: u64\nout := pcg(position)\n");
   const uint64_t streams[] = {0, 54, kAllOnes};
   const uint64_t seeds[] = {0, 42, 0x853C49E6748FEA9Bull};
   size_t runs = 0;
@@ -266,9 +242,10 @@ TEST_CASE("stdlib: pcg against the LCG stepped naively, positions 0..2000") {
       uint64_t s = seed;  // the LCG after `position` plain steps
       for (uint64_t position = 0; position <= 2000; ++position) {
         const uint64_t want = pcg_output(s);
-        const uint64_t got = k.first({u64(position), u64(stream), u64(seed)}).as_u64();
-        if (got != want) FAIL("pcg(" << position << ", " << stream << ", seed: " << seed << ") = " << got << ", want " << want);
-        if (seed == 0) REQUIRE(k_default.first({u64(position), u64(stream)}).as_u64() == want);
+        const uint64_t got = k.first({u64(position), u64(seed), u64(stream)}).as_u64();
+        if (got != want) FAIL("pcg(" << position << ", " << seed << ", " << stream << ") = " << got << ", want " << want);
+        REQUIRE(k_stream.first({u64(position), u64(stream), u64(seed)}).as_u64() == want);
+        if (seed == 0 && stream == 0) REQUIRE(k_default.first({u64(position)}).as_u64() == want);
         ++runs;
         s = s * kPcgMult + inc;
       }
@@ -277,7 +254,7 @@ TEST_CASE("stdlib: pcg against the LCG stepped naively, positions 0..2000") {
 }
 
 TEST_CASE("stdlib: pcg at large positions against a C++ jump-ahead") {
-  Kernel k("input (position: u64, stream: u64, s: u64)\nout := pcg(position, stream, seed: s)\n");
+  Kernel k("input position: u64\nextern s: u64 = 0\nextern st: u64 = 0\nout := pcg(position, seed: s, stream: st)\n");
   // The C++ jump-ahead agrees with plain stepping where plain stepping is cheap.
   {
     uint64_t s = 99;
@@ -291,49 +268,52 @@ TEST_CASE("stdlib: pcg at large positions against a C++ jump-ahead") {
     for (uint64_t stream : {uint64_t{0}, uint64_t{3}, rng()})
       for (uint64_t seed : {uint64_t{0}, rng()}) {
         const uint64_t want = pcg_output(pcg_jump(seed, position, kPcgMult, 2 * stream + 1));
-        REQUIRE(k.first({u64(position), u64(stream), u64(seed)}).as_u64() == want);
+        REQUIRE(k.first({u64(position), u64(seed), u64(stream)}).as_u64() == want);
       }
   // Jumping 2^64 steps in two halves returns to the start (the LCG's period is 2^64).
   CHECK(pcg_jump(pcg_jump(5, 1ull << 63, kPcgMult, 9), 1ull << 63, kPcgMult, 9) == 5);
 }
 
-TEST_CASE("stdlib: permute is a bijection of [0, range) for every range 1..300") {
-  Kernel k("input (position: u64, range: u64, seed: u64)\nv := permute(position, range, seed)\n");
+TEST_CASE("stdlib: cycle_walk and permute are bijections of [0, range) for every range 1..300") {
+  Kernel k("input position: u64\nextern range: u64 = 1\nextern seed: u64 = 0\nextern stream: u64 = 0\n"
+           "v := cycle_walk(position, range, seed, stream)\npe := permute(position, range, seed)\n");
   size_t runs = 0;
-  for (uint64_t seed : {uint64_t{0}, uint64_t{0xC0FFEE}, kAllOnes}) {
+  for (auto [seed, stream] : {std::pair{uint64_t{0}, uint64_t{0}}, std::pair{uint64_t{0xC0FFEE}, uint64_t{7}},
+                              std::pair{kAllOnes, kAllOnes}}) {
     for (uint64_t range = 1; range <= 300; ++range) {
       std::vector<bool> seen(range, false);
       for (uint64_t position = 0; position < range; ++position) {
-        const uint64_t v = k.first({u64(position), u64(range), u64(seed)}).as_u64();
+        const auto out = k.run({u64(position), u64(range), u64(seed), u64(stream)});
+        const uint64_t v = out[0].as_u64();
         ++runs;
-        if (v != ref_permute(position, range, seed))
-          FAIL("permute(" << position << ", " << range << ", " << seed << ") = " << v << ", want "
-                          << ref_permute(position, range, seed));
+        if (v != ref_cycle_walk(position, range, seed, stream))
+          FAIL("cycle_walk(" << position << ", " << range << ", " << seed << ", " << stream << ") = " << v << ", want "
+                             << ref_cycle_walk(position, range, seed, stream));
+        REQUIRE(out[1].as_u64() == ref_permute(position, range, seed));
         REQUIRE(v < range);
         REQUIRE_FALSE(seen[v]);
         seen[v] = true;
       }
       // A position at or past the range is taken modulo the range.
       for (uint64_t position : {range, range + 5, 1000 * range + 3, kAllOnes}) {
-        const uint64_t v = k.first({u64(position), u64(range), u64(seed)}).as_u64();
-        REQUIRE(v == ref_permute(position % range, range, seed));
+        const uint64_t v = k.first({u64(position), u64(range), u64(seed), u64(stream)}).as_u64();
+        REQUIRE(v == ref_cycle_walk(position % range, range, seed, stream));
       }
     }
   }
   CHECK(runs == 3 * 300 * 301 / 2);
 }
 
-TEST_CASE("stdlib: permute with range 0 gives 0; large ranges follow the reference") {
-  Kernel k("input (position: u64, range: u64, seed: u64)\nv := permute(position, range, seed)\n");
-  for (uint64_t position : {uint64_t{0}, uint64_t{1}, uint64_t{12345}, kAllOnes})
-    for (uint64_t seed : {uint64_t{0}, uint64_t{9}, kAllOnes}) CHECK(k.first({u64(position), u64(0), u64(seed)}).as_u64() == 0);
+TEST_CASE("stdlib: cycle_walk at large ranges follows the reference; permute(1000, 3) is a shuffle") {
+  Kernel k("input position: u64\nextern range: u64 = 1\nextern seed: u64 = 0\nextern stream: u64 = 0\n"
+           "v := cycle_walk(position, range, seed, stream)\n");
   std::mt19937_64 rng(41);
   const uint64_t ranges[] = {1'000'003, 1ull << 32, (1ull << 32) + 1, 1ull << 63, (1ull << 63) + 1, kAllOnes - 1, kAllOnes};
   for (uint64_t range : ranges)
     for (int i = 0; i < 200; ++i) {
-      const uint64_t position = rng(), seed = rng() % 4 == 0 ? 0 : rng();
-      const uint64_t v = k.first({u64(position), u64(range), u64(seed)}).as_u64();
-      REQUIRE(v == ref_permute(position, range, seed));
+      const uint64_t position = rng(), seed = rng() % 4 == 0 ? 0 : rng(), stream = rng() % 3;
+      const uint64_t v = k.first({u64(position), u64(range), u64(seed), u64(stream)}).as_u64();
+      REQUIRE(v == ref_cycle_walk(position, range, seed, stream));
       REQUIRE(v < range);
     }
   // The C++ reference is itself a bijection (and so a check of the definition).
@@ -341,6 +321,12 @@ TEST_CASE("stdlib: permute with range 0 gives 0; large ranges follow the referen
   for (uint64_t p = 0; p < 5000; ++p) seen.insert(ref_permute(p, 5000, 77));
   CHECK(seen.size() == 5000);
   CHECK(*seen.rbegin() == 4999);
+  // The issue's complaint about the old permute: with range 1000 and seed 3
+  // 800 of 999 neighbouring pairs rose. A shuffle rises about half the time.
+  int rises = 0;
+  for (uint64_t p = 0; p + 1 < 1000; ++p) rises += ref_permute(p + 1, 1000, 3) > ref_permute(p, 1000, 3);
+  CHECK(rises > 400);
+  CHECK(rises < 600);
 }
 
 TEST_CASE("stdlib: interleave against a bit-by-bit reference") {
@@ -599,8 +585,8 @@ TEST_CASE("stdlib: to_f64 and to_u64") {
   CHECK(out[1].as_u64() == 0);
 }
 
-TEST_CASE("stdlib: format_u64 pads with zeros to at least the width and never truncates; hex") {
-  Kernel k("input (x: u64, width: u64)\ns := format_u64(x, width)\nh := hex(x)\n");
+TEST_CASE("stdlib: zero_pad_u64 pads with zeros to at least the width and never truncates; hex") {
+  Kernel k("input (x: u64, width: u64)\ns := zero_pad_u64(x, width)\nh := hex(x)\n");
   const uint64_t widths[] = {0, 1, 2, 3, 5, 19, 20, 21, 40, 256};
   for (uint64_t x : u64_inputs(100, 121))
     for (uint64_t w : widths) {
@@ -628,10 +614,57 @@ TEST_CASE("stdlib: format_u64 pads with zeros to at least the width and never tr
   out = k.run({u64(kAllOnes), u64(0)});
   CHECK(out[0].as_str() == "18446744073709551615");
   CHECK(out[1].as_str() == "ffffffffffffffff");
-  Kernel narrow("input x: u8\nh := hex(x)\ns := format_u64(x, 4)\n");
+  Kernel narrow("input x: u8\nh := hex(x)\ns := zero_pad_u64(x, 4)\nd := zero_pad_u64(x)\n");
   out = narrow.run({Value::integer(TyKind::U8, 0xAB)});
   CHECK(out[0].as_str() == "ab");
   CHECK(out[1].as_str() == "0171");
+  CHECK(out[2].as_str() == "0000000171");  // nb-rs's default width is 10
+}
+
+TEST_CASE("stdlib: format_u64 in radix 2, 8, 10 (the default) and 16 with nb-rs's prefixes") {
+  Kernel k("input x: u64\nd := format_u64(x)\nb := format_u64(x, 2)\no := format_u64(x, 8)\nt := format_u64(x, 10)\n"
+           "h := format_u64(x, radix: 16)\n");
+  auto digits = [](uint64_t v, unsigned radix) {
+    std::string out;
+    do {
+      out.insert(out.begin(), "0123456789abcdef"[v % radix]);
+      v /= radix;
+    } while (v != 0);
+    return out;
+  };
+  for (uint64_t x : u64_inputs(300, 122)) {
+    auto out = k.run({u64(x)});
+    REQUIRE(out[0].as_str() == digits(x, 10));
+    REQUIRE(out[1].as_str() == "0b" + digits(x, 2));
+    REQUIRE(out[2].as_str() == "0o" + digits(x, 8));
+    REQUIRE(out[3].as_str() == digits(x, 10));
+    REQUIRE(out[4].as_str() == "0x" + digits(x, 16));
+  }
+  // nb-rs's own vectors (nodes/convert.rs tests).
+  CHECK(k.run({u64(255)})[4].as_str() == "0xff");
+  CHECK(k.run({u64(42)})[1].as_str() == "0b101010");
+  CHECK(k.run({u64(12345)})[0].as_str() == "12345");
+  // Any other radix, or one that is not a constant, is refused at the argument.
+  for (const char* bad : {"format_u64(x, 3)", "format_u64(x, 0)", "format_u64(x, x % 16)"}) {
+    auto r = frontend::compile_source("f.gk", std::string("input x: u64\ns := ") + bad + "\n");
+    CHECK_FALSE(r.ok());
+    CHECK(r.render_diagnostics().find("radix of format_u64 must be the constant 2, 8, 10 or 16") != std::string::npos);
+  }
+}
+
+TEST_CASE("stdlib: mod and div refuse a constant divisor of 0, as nb-rs does; the operators do not") {
+  for (const char* bad : {"mod(x, 0)", "div(x, 0)", "mod(x, z)", "div(x, z * 3)", "mod(x, n: 2 - 2)"}) {
+    auto r = frontend::compile_source("d.gk", std::string("input x: u64\nz := 0\nv := ") + bad + "\n");
+    INFO(bad);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.render_diagnostics().find("[zero-divisor]") != std::string::npos);
+  }
+  // A divisor that is an input, an extern (a run may set it), or volatile follows the operators.
+  Kernel k("input (x: u64, n: u64)\nextern e: u64 = 0\nvolatile z := 0\na := mod(x, n)\nb := div(x, e)\nc := mod(x, z)\n");
+  auto out = k.run({u64(17), u64(0), u64(0)});
+  CHECK(out[0].as_u64() == 17);
+  CHECK(out[1].as_u64() == kAllOnes);
+  CHECK(out[2].as_u64() == 17);
 }
 
 TEST_CASE("stdlib: mixed_radix, a radix of 0 taking the whole remainder") {

@@ -329,7 +329,7 @@ TEST_CASE("the facts hold on every iteration of loops") {
       kLfsr,
       kCounter,
       "input n: u64\ntotal := loop (i = 1, acc = 0) while i <= n {\n    acc = acc + i\n    i = i + 1\n} yield acc\n",
-      "input (x: u64, k: u16)\ny := pcg(x % 300, k as u64)\n",
+      "input (x: u64, k: u16)\ny := pcg_stream(x % 300, k as u64)\n",
       "input (a: u16, b: u16)\ng := loop (x = a, y = b) while y != 0 {\n    x = y\n    y = x % y\n} yield x\n",
       "input n: u32\nz := loop (i: u32 = 0, k: u32 = 7) while (i != 10) & (k < n) {\n    i = i + 1\n    k = k * 3\n} yield k\n",
   };

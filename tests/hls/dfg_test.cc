@@ -191,7 +191,7 @@ TEST_CASE("a tuple-carried loop gets one state register per scalar") {
   const Dfg g = dfg_of(
       "input position: u64\n"
       "input stream: u64\n"
-      "out := pcg(position, stream)\n");
+      "out := pcg_stream(position, stream)\n");
   REQUIRE(g.loop.has_value());
   const DfgLoop& l = *g.loop;
   REQUIRE(l.state.size() == 5);

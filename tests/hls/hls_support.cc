@@ -411,21 +411,30 @@ std::vector<std::string> unit_problems(const Design& d, std::optional<uint32_t> 
   }
   for (size_t u = 0; u < d.units.size(); ++u) {
     const FunctionalUnit& fu = d.units[u];
+    // One iterative divider gives the quotient and the remainder of the same
+    // operands started in the same step: that pair is one use of one unit.
+    bool divmod_pair = false;
+    if (fu.ops.size() == 2 && d.is_iterative(fu.ops[0]) && d.is_iterative(fu.ops[1])) {
+      const Node& a = d.dfg.nodes[fu.ops[0]];
+      const Node& b = d.dfg.nodes[fu.ops[1]];
+      divmod_pair = ((a.op == Op::Div && b.op == Op::Mod) || (a.op == Op::Mod && b.op == Op::Div)) &&
+                    a.operands == b.operands && d.place[fu.ops[0]].step == d.place[fu.ops[1]].step;
+    }
     const bool general = std::any_of(fu.ops.begin(), fu.ops.end(), [&](ValueId v) { return general_multiplication(d, v); });
     const bool by_constant = std::any_of(fu.ops.begin(), fu.ops.end(), [&](ValueId v) { return !general_multiplication(d, v); });
     if (general && by_constant) problems.push_back("unit " + std::to_string(u) + " mixes general and constant multiplications");
-    if (by_constant && fu.ops.size() > 1) problems.push_back("unit " + std::to_string(u) + " shares an operation that is not a general multiplication");
+    if (by_constant && fu.ops.size() > 1 && !divmod_pair) problems.push_back("unit " + std::to_string(u) + " shares an operation that is not a general multiplication");
     if (fu.ops.empty()) problems.push_back("unit " + std::to_string(u) + " has no operation");
     // An FSM shares its DSP blocks across states: the device has only so many.
     const bool on_dsp = std::all_of(fu.ops.begin(), fu.ops.end(), [&](ValueId v) { return d.is_dsp(v); });
     const bool may_share = d.kind == DesignKind::Fsm && (max_mul || on_dsp);
-    if (!fu.ops.empty() && !may_share && fu.ops.size() > 1)
+    if (!fu.ops.empty() && !may_share && fu.ops.size() > 1 && !divmod_pair)
       problems.push_back("unit " + std::to_string(u) + " is shared without a limit");
     std::set<uint32_t> steps;
     for (ValueId v : fu.ops) {
       if (!is_live_op(d, v) || d.place[v].unit != static_cast<int>(u))
         problems.push_back("unit " + std::to_string(u) + " lists " + v_text(d, v) + ", which is not bound to it");
-      if (!steps.insert(d.place[v].step).second)
+      if (!steps.insert(d.place[v].step).second && !divmod_pair)
         problems.push_back("unit " + std::to_string(u) + " is used twice in step " + std::to_string(d.place[v].step));
     }
   }

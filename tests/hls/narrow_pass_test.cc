@@ -105,7 +105,7 @@ const std::vector<std::string> kLoopKernels = {
     kLfsr,
     "input n: u8\ntotal := loop (i = 0, acc = 0) while i < n {\n    acc = acc ^ (i * 3)\n    i = i + 1\n} yield acc\n",
     "input (n: u8, k: u64)\nr := loop (i = 0, acc = k) while i < n {\n    acc = acc + i\n    i = i + 1\n} yield acc & 0xFF\n",
-    "input (x: u64, k: u16)\ny := pcg(x % 300, k as u64)\n",
+    "input (x: u64, k: u16)\ny := pcg_stream(x % 300, k as u64)\n",
     "input n: u32\nz := loop (i: u32 = 0, k: u32 = 7) while (i != 10) & (k < n) {\n    i = i + 1\n    k = k * 3\n} yield k\n",
     "input (a: u16, b: u8)\nr := loop (x = a, j: u8 = 0) while j < b {\n    x = (x << 1) | (x >> 15)\n    j = j + 1\n} yield x as u8\n",
 };

@@ -51,12 +51,14 @@ TEST_CASE("one loop becomes an FSM") {
                      "    i = i + 1\n"
                      "} yield acc\n") == DesignKind::Fsm);
   }
-  SUBCASE("pcg(position, stream)") {
-    CHECK(*predicate("input position: u64\ninput stream: u64\nout := pcg(position, stream)\n") == DesignKind::Fsm);
+  SUBCASE("pcg_stream(position, stream)") {
+    CHECK(*predicate("input position: u64\ninput stream: u64\nout := pcg_stream(position, stream)\n") == DesignKind::Fsm);
   }
-  SUBCASE("permute(position, range, seed)") {
-    CHECK(*predicate("input position: u64\ninput range: u64\ninput seed: u64\nout := permute(position, range, seed)\n") ==
-          DesignKind::Fsm);
+  SUBCASE("permute(position, 1000, 7)") {
+    CHECK(*predicate("input position: u64\nout := permute(position, 1000, 7)\n") == DesignKind::Fsm);
+  }
+  SUBCASE("cycle_walk: constant keys fold, one Feistel loop") {
+    CHECK(*predicate("input position: u64\nout := cycle_walk(position, 100000, 42, 5)\n") == DesignKind::Fsm);
   }
   SUBCASE("a loop with loop-free work beside it") {
     CHECK(*predicate("input n: u64\n"
@@ -93,8 +95,8 @@ TEST_CASE("two sequential loops are refused at the second loop") {
   SUBCASE("two library loops: pcg then permute") {
     // Both loops are in library files; the refusal still names a loop.
     auto r = predicate("input (p: u64, s: u64)\n"
-                       "a := pcg(p, s)\n"
-                       "b := permute(a, 1000, s)\n");
+                       "a := pcg_stream(p, s)\n"
+                       "b := permute(a, 1000, 3)\n");
     REQUIRE_FALSE(r.ok());
     CHECK(r.error().kind == "two-loops");
     CHECK(r.error().loc.line > 0);

@@ -91,8 +91,16 @@ const char* kSumToN =
     "    acc = acc + i\n"
     "    i = i + 1\n"
     "} yield acc\n";
-const char* kPcg = "input position: u64\ninput stream: u64\nout := pcg(position, stream)\n";
-const char* kPermute = "input position: u64\ninput range: u64\ninput seed: u64\nout := permute(position, range, seed)\n";
+const char* kPcg = "input position: u64\ninput stream: u64\nout := pcg_stream(position, stream)\n";
+// A cycle walk over a range that is a value (the library's permute takes a
+// constant range): the remainder by a variable before the loop, a mux after.
+const char* kPermute =
+    "input position: u64\ninput range: u64\ninput seed: u64\n"
+    "width := max(64 - clz(range - 1), 2)\nmask := (1 << width) - 1\nhalf := width / 2\nincrement := 2 * seed + 1\n"
+    "start := ((position % range) * 0x9E3779B97F4A7C15 + increment) & mask\nfirst := start ^ (start >> half)\n"
+    "walked := loop (v = first) while (range != 0) & (v >= range) {\n"
+    "    a := (v * 0x9E3779B97F4A7C15 + increment) & mask\n    v = a ^ (a >> half)\n} yield v\n"
+    "out := if(range == 0, 0, walked)\n";
 const char* kLfsr =
     "input cycle: u64\n"
     "extern seed: u64 = 1\n"
@@ -204,7 +212,7 @@ std::map<unsigned, size_t> max_overlap(const Design& d) {
   return out;
 }
 
-// pcg(position, stream) with seed 0: PCG's pcg_advance_lcg_64 and its
+// pcg_stream(position, stream) with seed 0: PCG's pcg_advance_lcg_64 and its
 // RXS-M-XS output, written from the paper (as in tests/frontend/stdlib_test.cc).
 uint64_t ref_pcg(uint64_t position, uint64_t stream) {
   uint64_t mult = 6364136223846793005ull, plus = 2 * stream + 1, acc_mult = 1, acc_plus = 0;
@@ -581,7 +589,7 @@ TEST_CASE("--max-mul does not change a pipeline (it limits FSMs)") {
   CHECK_MESSAGE(problems.empty(), join(problems));
 }
 
-TEST_CASE("permute: an iterative remainder before the loop, a mux after it") {
+TEST_CASE("a cycle walk over a variable range: an iterative remainder before the loop, a mux after it") {
   // position % range, by a variable: a 64 x 64 restoring array would be
   // 4 * (1 + 2 + ... + 64) + 64 = 8,384 LUT4s, past an FSM's 300, so it is an
   // iterative unit (one quotient bit a cycle): it starts in PRE0 (it reads only

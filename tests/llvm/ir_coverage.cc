@@ -20,7 +20,7 @@ bool takes_pair(OpKind k) {
     case OpKind::Eq: case OpKind::Neq: case OpKind::Lt: case OpKind::Gt: case OpKind::Le: case OpKind::Ge:
     case OpKind::And: case OpKind::Or: case OpKind::Xor:
     case OpKind::Shl: case OpKind::Shr: case OpKind::Rotl: case OpKind::Rotr: case OpKind::Pow:
-    case OpKind::Concat: case OpKind::FormatDec: case OpKind::Phi: return true;
+    case OpKind::Concat: case OpKind::FormatDec: case OpKind::FormatRadix: case OpKind::Phi: case OpKind::Atan2: return true;
     default: return false;
   }
 }
@@ -33,6 +33,9 @@ bool takes_one(OpKind k) {
   switch (k) {
     case OpKind::Neg: case OpKind::Not: case OpKind::Popcount: case OpKind::Clz: case OpKind::Ctz:
     case OpKind::ToStr: case OpKind::Hex: return true;
+    case OpKind::Sqrt: case OpKind::Exp: case OpKind::Ln: case OpKind::Sin: case OpKind::Cos: case OpKind::Tan:
+    case OpKind::Asin: case OpKind::Acos: case OpKind::Atan: case OpKind::Floor: case OpKind::Ceil:
+    case OpKind::Round: case OpKind::Trunc: case OpKind::Abs: return true;
     default: return false;
   }
 }
@@ -155,10 +158,10 @@ std::vector<std::string> required_coverage() {
     r.emplace_back(shape);
   for (const char* f : {"loop-guard-fails-at-once", "loop-yield-feeds-loop", "loop-in-loop-initial-state",
                         "loop-in-loop-body", "loop-yields-str", "loop-tuple-yield", "loop-data-dependent-guard",
-                        "shift-literal-at-or-past-width", "if-integer-condition", "format-width-unbounded",
+                        "shift-literal-at-or-past-width", "if-integer-condition", "format-width-unbounded", "format-radix",
                         "mix-bool-int", "mix-int-widths", "mix-into-float", "literal-operand", "module-call",
                         "module-default-argument", "module-named-arguments", "annotation-adapter", "extern",
-                        "volatile", "call-hash", "call-pcg", "call-permute", "call-mixed_radix", "interpolate-str"})
+                        "volatile", "call-hash", "call-pcg", "call-pcg_stream", "call-permute", "call-cycle_walk", "call-mixed_radix", "interpolate-str"})
     r.push_back(std::string("generator:") + f);
   return r;
 }

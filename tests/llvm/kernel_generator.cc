@@ -262,6 +262,8 @@ std::string KernelWriter::int_expr(TyKind t, int d) {
     case 8: {
       static const char* const kCalls[] = {"mod", "div", "add", "sub", "mul", "min", "max"};
       const std::string f = one_of(kCalls);
+      // mod and div refuse a divisor that folds to 0 (nb-rs); `/` and `%` cover zero divisors.
+      if (f == "mod" || f == "div") return call(f, {sub(t), bin({sub(t), "|", "(1 as " + type_name(t) + ")"})});
       return call(f, {sub(t), sub(t)});
     }
     case 9: return call("clamp", {sub(t), sub(t), sub(t)});
@@ -277,7 +279,7 @@ std::string KernelWriter::int_expr(TyKind t, int d) {
 std::string KernelWriter::float_expr(TyKind t, int d) {
   static const std::vector<std::string> kArith = {"+", "-", "*", "/", "%"};
   auto sub = [&](TyKind u) { return expr(u, d - 1); };
-  switch (pick(12)) {
+  switch (pick(13)) {
     case 0:
     case 1: return bin({sub(t), one_of(kArith), sub(t)});
     case 2: return "(-" + sub(t) + ")";
@@ -295,6 +297,12 @@ std::string KernelWriter::float_expr(TyKind t, int d) {
       return call(f, {sub(t), sub(t)});
     }
     case 7: return call("clamp", {sub(t), sub(t), sub(t)});
+    case 12: {  // the C library's functions and the exact roundings, at t
+      static const char* const kMath[] = {"sqrt", "exp",   "ln",    "sin",  "cos",   "tan",   "asin",
+                                          "acos", "atan", "abs_f64", "floor", "ceil", "round", "trunc"};
+      if (chance(15)) return call(chance(50) ? "atan2" : "pow", {sub(t), sub(t)});
+      return call(one_of(kMath), {sub(t)});
+    }
     case 8: return if_expr(t, d);
     case 9:
     case 10: return cast_to(t, d);
@@ -344,9 +352,13 @@ std::string KernelWriter::str_expr(int d) {
         case 1: w = "(" + expr(one_of(kUnsigned), d - 1) + " & 31)"; break;
         default: w = expr(one_of(kUnsigned), d - 1); features_.insert("format-width-unbounded");
       }
-      return call("format_u64", {x, w});
+      return call("zero_pad_u64", {x, w});
     }
-    case 3: return call("hex", {expr(one_of(kUnsigned), d - 1)});
+    case 3:
+      if (chance(50)) return call("hex", {expr(one_of(kUnsigned), d - 1)});
+      features_.insert("format-radix");
+      static const char* const kRadixes[] = {"2", "8", "10", "16"};
+      return call("format_u64", {expr(one_of(kUnsigned), d - 1), one_of(kRadixes)});
     case 4: return if_expr(TyKind::Str, d);
     default: return interpolation(d);
   }
@@ -461,12 +473,18 @@ std::optional<std::string> KernelWriter::call_of(TyKind t, int d) {
   if (can_call_loopy() && chance(20)) {
     --loops_left_;
     ++loops_made_;
-    if (chance(50)) {
-      features_.insert("call-pcg");
-      return chance(50) ? call("pcg", {arg(), arg()}) : call("pcg", {arg(), arg(), "seed: " + arg()});
+    // Seeds, streams and ranges are constants (externs of the library modules).
+    auto lit = [&](size_t n) { return std::to_string(pick(n)); };
+    switch (pick(4)) {
+      case 0: features_.insert("call-pcg"); return call("pcg", {arg(), lit(1000), "stream: " + lit(9)});
+      case 1:
+        features_.insert("call-pcg_stream");
+        return chance(50) ? call("pcg_stream", {arg(), arg()}) : call("pcg_stream", {arg(), arg(), "seed: " + lit(1000)});
+      case 2: features_.insert("call-permute"); return call("permute", {arg(), std::to_string(1 + pick(5000)), lit(100)});
+      default:
+        features_.insert("call-cycle_walk");
+        return call("cycle_walk", {arg(), std::to_string(1 + pick(100000)), lit(100), lit(5)});
     }
-    features_.insert("call-permute");
-    return call("permute", {arg(), arg(), arg()});
   }
   switch (pick(4)) {
     case 0: features_.insert("call-hash"); return call("hash", {arg()});

@@ -1,0 +1,72 @@
+#include "frontend/library.h"
+
+#include <algorithm>
+
+#include "frontend/builtins.h"
+#include "frontend/compile.h"
+#include "frontend/nbrs_names.h"
+#include "ir/value.h"
+
+namespace polydat::frontend {
+
+namespace {
+
+bool software_only(const ir::Ty& t) {
+  if (t.kind() == ir::TyKind::Tuple || t.kind() == ir::TyKind::Struct) {
+    for (size_t i = 0; i < t.arity(); ++i)
+      if (software_only(t.component(i))) return true;
+    return false;
+  }
+  return t.is_float() || t.is_str();
+}
+
+// The doc comment's first sentence after the "name(...): " it starts with.
+std::string first_sentence(const std::string& text) {
+  std::string doc;
+  size_t at = 0;
+  while (text.compare(at, 3, "///") == 0) {
+    const size_t end = text.find('\n', at);
+    std::string line = text.substr(at + 3, end == std::string::npos ? std::string::npos : end - at - 3);
+    if (!line.empty() && line.front() == ' ') line.erase(0, 1);
+    doc += (doc.empty() ? "" : " ") + line;
+    if (end == std::string::npos) break;
+    at = end + 1;
+  }
+  if (const size_t colon = doc.find("): "); colon != std::string::npos) doc.erase(0, colon + 3);
+  if (const size_t stop = doc.find(". "); stop != std::string::npos) doc.erase(stop + 1);
+  return doc;
+}
+
+LibraryFunction module_entry(const std::string& name, const std::string& text) {
+  LibraryFunction f{name, name, first_sentence(text), "module", false, is_nbrs_function(name)};
+  const CompileResult r = compile_source("<stdlib>/" + name + ".gk", text);
+  if (!r.ok()) return f;  // the library's own tests keep every module compiling
+  const Unit& u = r.kernel();
+  std::string params;
+  for (const Port& p : u.params) {
+    params += (params.empty() ? "" : ", ") + p.name + ": " + ir::ty_label(p.ty);
+    if (p.default_constant) params += " = " + ir::render(*p.default_constant);
+  }
+  std::string results;
+  for (const Port& o : u.outputs) results += (results.empty() ? "" : ", ") + ir::ty_label(o.ty);
+  f.signature = name + "(" + params + ") -> " + (u.outputs.size() == 1 ? results : "(" + results + ")");
+  // Any float or text inside (unfair_coin compares an f64) keeps it in software.
+  f.hardware = std::none_of(r.ir->objects().begin(), r.ir->objects().end(),
+                            [](const ir::Object& o) { return software_only(o.ty); });
+  return f;
+}
+
+}  // namespace
+
+std::vector<LibraryFunction> library_functions() {
+  std::vector<LibraryFunction> out;
+  for (const BuiltinInfo& b : builtin_infos())
+    out.push_back(LibraryFunction{std::string(b.name), std::string(b.signature), std::string(b.help), "built-in",
+                                  b.hardware, is_nbrs_function(b.name)});
+  for (const std::string& name : bundled_module_names())
+    out.push_back(module_entry(name, std::string(*bundled_module(name))));
+  std::sort(out.begin(), out.end(), [](const LibraryFunction& a, const LibraryFunction& b) { return a.name < b.name; });
+  return out;
+}
+
+}  // namespace polydat::frontend

@@ -1,0 +1,51 @@
+// Every library function on the LLVM engine against the interpreter: a
+// kernel around each one, run on the same random and edge inputs by both.
+// `make test` compares POLYDAT_LIBRARY_INPUTS inputs a function (20,000 by
+// default); `make test-slow` a million.
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <random>
+#include <string>
+
+#include "frontend/library.h"
+#include "tests/llvm/native_support.h"
+#include "tests/support/library_kernels.h"
+
+using namespace polydat;
+using namespace polydat::nativetest;
+
+TEST_CASE("native: every library function agrees with the interpreter") {
+  const char* env = std::getenv("POLYDAT_LIBRARY_INPUTS");
+  const size_t per_function = env ? std::strtoull(env, nullptr, 10) : 20'000;
+  size_t functions = 0, evaluations = 0;
+  for (const frontend::LibraryFunction& f : frontend::library_functions()) {
+    CAPTURE(f.name);
+    const std::string text = polydat::testing::calling_kernel(f);
+    CAPTURE(text);
+    const Compiled c = compile_text(f.name + "_call.gk", text);
+    REQUIRE_MESSAGE(c.ir, c.diagnostics);
+    auto k = sim::NativeKernel::compile(*c.ir, c.ir->entry());
+    REQUIRE_MESSAGE(k.ok(), (k.ok() ? "" : k.error()));
+    const ir::Ty in_ty = c.ir->object(c.ir->func(c.ir->entry()).input).ty;
+    std::mt19937_64 rng(std::hash<std::string>{}(f.name));
+    size_t done = 0;
+    while (done < per_function) {  // in batches, so memory stays small
+      std::vector<ir::Value> inputs;
+      for (size_t i = 0; i < std::min<size_t>(10'000, per_function - done); ++i) {
+        std::vector<ir::Value> fields;
+        for (size_t p = 0; p < in_ty.arity(); ++p) fields.push_back(random_scalar(in_ty.component(p), rng));
+        inputs.push_back(ir::Value::structure(in_ty, std::move(fields)));
+      }
+      size_t compared = 0;
+      const std::string diff = differences(*c.ir, **k, inputs, compared, 1'000'000);
+      REQUIRE_MESSAGE(diff.empty(), diff);
+      CHECK(compared == inputs.size());  // no input refused: every library loop ends
+      done += inputs.size();
+      evaluations += compared;
+    }
+    ++functions;
+  }
+  MESSAGE(functions << " functions, " << evaluations << " evaluations compared");
+  CHECK(functions >= 100);
+}
