@@ -49,6 +49,7 @@ enum class ExprKind : uint8_t {
   If,                     // `if(cond, a, b)`: operands
   Loop,                   // `loop (vars) while guard { body } yield value`
   Tuple,                  // `(a, b)`, only as a loop's yield
+  Table,                  // `[e0, ..., en-1][i]`: operands e0..en-1, then the index i
 };
 
 struct Expr {

@@ -22,6 +22,9 @@ enum class Builtin : uint8_t {
   // The C library's functions and exact roundings, at the float type of x (an
   // integer x converts to f64, as nb-rs's adapters do).
   Sqrt, Exp, Ln, Sin, Cos, Tan, Asin, Acos, Atan, Atan2, Pow, AbsF64, Floor, Ceil, Round, Trunc,
+  WeightedU64, WeightedStrings, WeightedPick,  // nb-rs's alias-table choices, tables built with the kernel
+  OneOf, OneOfWeighted,      // a value picked by hash(x): evenly, or by a CDF built with the kernel
+  Combinations,              // nb-rs's mixed-radix text of character sets
 };
 
 struct BuiltinInfo {
@@ -33,6 +36,8 @@ struct BuiltinInfo {
   std::string_view signature = {};  // as `polydat functions` prints it
   std::string_view help = {};       // one line
   bool hardware = true;             // false for text
+  std::string_view uses = {};       // a module the built-in calls (resolved like a call of it)
+  std::string_view last_default_text = {};  // the last parameter's text when it is left out
 };
 
 std::optional<BuiltinInfo> find_builtin(std::string_view name);

@@ -7,6 +7,7 @@
 
 #include "frontend/lower.h"
 #include "frontend/typing_rules.h"
+#include "frontend/weights.h"
 
 namespace polydat::frontend {
 
@@ -256,7 +257,9 @@ class UnitChecker {
       const Expr* x = work.back();
       work.pop_back();
       if (x == nullptr) continue;
-      if ((x->kind == ExprKind::Call && !find_builtin(x->name)) || x->kind == ExprKind::Loop) return x;
+      // A built-in that calls a module (one_of hashes) counts as a module call.
+      const auto b = x->kind == ExprKind::Call ? find_builtin(x->name) : std::nullopt;
+      if ((x->kind == ExprKind::Call && (!b || !b->uses.empty())) || x->kind == ExprKind::Loop) return x;
       for (const ExprPtr& c : x->operands) work.push_back(c.get());
       for (const ExprPtr& c : x->interpolated) work.push_back(c.get());
       for (const Arg& a : x->args) work.push_back(a.value.get());
@@ -486,6 +489,7 @@ class UnitChecker {
         break;
       case ExprKind::If: r = check_if(e); break;
       case ExprKind::Loop: r = check_loop(e); break;
+      case ExprKind::Table: r = check_table(e); break;
       case ExprKind::Tuple:
         error(DiagKind::TupleMisuse, e.span, "a tuple can only be yielded by a loop");
         r = Typed{ETy::of(Ty::u64()), false};
@@ -673,6 +677,44 @@ class UnitChecker {
     return Typed{ETy::of(to), t.dynamic};
   }
 
+  // `[e0, ..., en-1][i]`: the entries share one type, as if's branches do;
+  // the index is unsigned, taken modulo n, and refused when it is known to be n or more.
+  Typed check_table(Expr& e) {
+    const size_t n = e.operands.size() - 1;
+    std::vector<Typed> ts;
+    bool dyn = false, all_str = true;
+    for (size_t i = 0; i < n; ++i) {
+      ts.push_back(check(e.operands[i]));
+      dyn = dyn || ts.back().dynamic;
+      all_str = all_str && ts.back().t.ty.is_str() && !ts.back().t.is_literal();
+    }
+    Ty ty = Ty::str();
+    if (!all_str) {
+      ETy acc = ts[0].t;
+      for (size_t i = 1; i < n; ++i) {
+        const Unified u = unify(acc, ts[i].t);
+        if (!u.ty) {
+          error(u.signed_unsigned ? DiagKind::SignedUnsignedMix : DiagKind::TypeMismatch, e.operands[i]->span,
+                "the entries of a table share one type: " + u.error);
+          return Typed{ETy::of(Ty::u64()), dyn};
+        }
+        acc = ETy::of(*u.ty);
+      }
+      ty = acc.ty;
+      for (size_t i = 0; i < n; ++i) coerce(e.operands[i], ts[i], ty, false, "");
+      if (!ty.is_scalar()) error(DiagKind::TypeMismatch, e.span, "a table holds scalars or text, not " + ir::ty_label(ty));
+    }
+    ExprPtr& index = e.operands.back();
+    Typed ti = check(index);
+    if (ti.t.lit == ETy::Lit::Int && ti.t.int_value >= 0) coerce(index, ti, Ty::u64(), false, "");
+    else integer_operand(index, ti, true, "a table's index", index->span);
+    if (auto k = known_constant(*index); k && k->ty().is_int() && k->bits() >= n)
+      error(DiagKind::LiteralOutOfRange, index->span,
+            "index " + std::to_string(k->bits()) + " is past the table's " + std::to_string(n) + " entr" +
+                (n == 1 ? "y" : "ies") + " (they are numbered from 0)");
+    return Typed{ETy::of(ty), dyn || ti.dynamic};
+  }
+
   Typed check_if(Expr& e) {
     Typed c = check(e.operands[0]);
     bool dyn = c.dynamic;
@@ -836,13 +878,18 @@ class UnitChecker {
                             std::all_of(e.args.begin(), e.args.begin() + static_cast<std::ptrdiff_t>(names.size()),
                                         [](const Arg& a) { return a.name.empty(); });
     const bool last_named = std::any_of(e.args.begin(), e.args.end(), [&](const Arg& a) { return a.name == names.back(); });
-    if (b.last_default && !last_given && !last_named) {  // an omitted last argument takes its default
-      Arg d;
+    if ((b.last_default || !b.last_default_text.empty()) && !last_given && !last_named) {
+      Arg d;  // an omitted last argument takes its default
       d.name = names.back();
       d.value = std::make_unique<Expr>();
-      d.value->kind = ExprKind::Int;
-      d.value->int_value = static_cast<int64_t>(*b.last_default);
       d.value->span = e.span;
+      if (b.last_default) {
+        d.value->kind = ExprKind::Int;
+        d.value->int_value = static_cast<int64_t>(*b.last_default);
+      } else {
+        d.value->kind = ExprKind::Str;
+        d.value->parts.push_back(StringPart{false, std::string(b.last_default_text), e.span});
+      }
       e.args.push_back(std::move(d));
     }
     auto slots = bind_args(e, names, b.variadic);
@@ -946,6 +993,47 @@ class UnitChecker {
           else if (!(from == to)) wrap_cast(arg(i), to);
         }
         return Typed{ETy::of(to), dyn};
+      }
+      case Builtin::Combinations: {
+        Typed t = check(arg(0));
+        coerce(arg(0), t, Ty::u64(), true, "the value to write");
+        check(arg(1));
+        if (!literal_text(*arg(1)))
+          error(DiagKind::NotConstant, arg(1)->span, "the pattern of combinations must be a string literal");
+        return Typed{ETy::of(Ty::str()), t.dynamic};
+      }
+      case Builtin::OneOf: {
+        Typed t = check(arg(0));
+        coerce(arg(0), t, Ty::u64(), true, "the value to hash");
+        bool dyn = t.dynamic;
+        for (size_t i = 1; i < e.args.size(); ++i) {
+          Typed tv = check(arg(i));
+          dyn = dyn || tv.dynamic;
+          if (!arg(i)->ty.is_str()) error(DiagKind::TypeMismatch, arg(i)->span, "one_of chooses among str values");
+        }
+        return Typed{ETy::of(Ty::str()), dyn};
+      }
+      case Builtin::OneOfWeighted:
+      case Builtin::WeightedU64: case Builtin::WeightedStrings: case Builtin::WeightedPick: {
+        Typed t = check(arg(0));
+        coerce(arg(0), t, Ty::u64(), true, "the value to choose by");
+        for (size_t i = 1; i < e.args.size(); ++i) {
+          if (!e.args[i].name.empty() && b.id == Builtin::WeightedPick && i > 2)
+            error(DiagKind::UnknownArgument, e.args[i].name_span, "weighted_pick takes its pairs by position");
+          Typed ta = check(arg(i));
+          coerce(arg(i), ta, ta.t.ty, false, "");
+        }
+        std::string problem;
+        Span at;
+        const auto items = weighted_call_items(e, b.id == Builtin::WeightedPick, problem, at);
+        for (const WeightedItem& item : items) {
+          uint64_t v;
+          if (problem.empty() && b.id == Builtin::WeightedU64 && !parse_u64(item.value, v))
+            problem = "'" + item.value + "' is not a u64 value";
+        }
+        if (!problem.empty()) error(DiagKind::NotConstant, at, problem);
+        const bool text = b.id == Builtin::WeightedStrings || b.id == Builtin::OneOfWeighted;
+        return Typed{ETy::of(text ? Ty::str() : Ty::u64()), t.dynamic};
       }
       case Builtin::MixedRadix: {
         Typed t = check(arg(0));

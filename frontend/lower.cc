@@ -1,8 +1,10 @@
 #include "frontend/lower.h"
 
 #include <cmath>
+#include <functional>
 #include <cstdlib>
 
+#include "frontend/weights.h"
 #include "ir/builder.h"
 #include "ir/interp.h"
 #include "ir/semantics.h"
@@ -139,6 +141,7 @@ class Lowerer {
         return must(fb_.phi(a, b, c, Dest::fresh(name), at));
       }
       case ExprKind::Loop: return loop(e, name);
+      case ExprKind::Table: return table(e, name);
       case ExprKind::Tuple: {
         std::vector<ObjectId> parts;
         for (const ExprPtr& x : e.operands) parts.push_back(lower(*x));
@@ -186,6 +189,41 @@ class Lowerer {
     top_[s.name] = v;
   }
 
+  // `[e0, ..., en-1][i]`: j = i % n picks an entry through a tree of selects
+  // on j's bits, most significant first (in hardware a LUT per result bit when
+  // the entries are constants; in LLVM a select chain).
+  ObjectId table(const Expr& e, const std::string& name) {
+    const ir::SourceLoc at = loc(e.span);
+    std::vector<ObjectId> entries;
+    for (size_t i = 0; i + 1 < e.operands.size(); ++i) entries.push_back(lower(*e.operands[i]));
+    return select_entry(entries, lower(*e.operands.back()), name, at);
+  }
+
+  // entries[index % n].
+  ObjectId select_entry(const std::vector<ObjectId>& entries, ObjectId index, const std::string& name, ir::SourceLoc at) {
+    const size_t n = entries.size();
+    if (n == 1) return entries.front();
+    const Ty& ity = fb_.type_of(index);
+    auto int_constant = [&](uint64_t v) { return must(fb_.constant(Value::integer(ity.kind(), v), at)); };
+    const bool pow2 = (n & (n - 1)) == 0;
+    const ObjectId j = must(fb_.binop(pow2 ? OpKind::And : OpKind::Mod, index, int_constant(pow2 ? n - 1 : n), Dest::fresh(), at));
+    unsigned bits = 0;
+    while ((size_t{1} << bits) < n) ++bits;
+    // Entries [base, base + 2^bit) by the bits of j below `bit`.
+    std::function<ObjectId(size_t, unsigned)> pick = [&](size_t base, unsigned bit) -> ObjectId {
+      if (bit == 0) return entries[base];
+      const size_t half = size_t{1} << (bit - 1);
+      const ObjectId low = pick(base, bit - 1);
+      if (base + half >= n) return low;  // j never reaches the upper half
+      const ObjectId high = pick(base + half, bit - 1);
+      const ObjectId shifted = must(fb_.binop(OpKind::Shr, j, int_constant(bit - 1), Dest::fresh(), at));
+      const ObjectId set = must(fb_.binop(OpKind::And, shifted, int_constant(1), Dest::fresh(), at));
+      const ObjectId cond = must(fb_.binop(OpKind::Neq, set, int_constant(0), Dest::fresh(), at));
+      return must(fb_.phi(high, low, cond, Dest::fresh(base == 0 && bit == bits ? name : ""), at));
+    };
+    return pick(0, bits);
+  }
+
   // Literal pieces and rendered values, concatenated left to right.
   ObjectId string(const Expr& e, const std::string& name) {
     const ir::SourceLoc at = loc(e.span);
@@ -211,16 +249,25 @@ class Lowerer {
     const Callee& callee = u_.callees.at(e.name);
     if (callee.builtin) return builtin(e, *callee.builtin, name);
     const Unit& target = p_.units[callee.unit];
-    const ir::SourceLoc at = loc(e.span);
     std::vector<ObjectId> args;
     for (size_t i = 0; i < target.params.size(); ++i) {
       const Expr* a = i < e.args.size() && e.args[i].value ? e.args[i].value.get() : target.params[i].default_value;
       args.push_back(lower(*a));
     }
+    return call_unit(callee.unit, args, name, loc(e.span));
+  }
+
+  // A module the unit resolved (a call of it, or a built-in that uses it), with one result.
+  ObjectId call_module(const std::string& module, const std::vector<ObjectId>& args, ir::SourceLoc at) {
+    return call_unit(u_.callees.at(module).unit, args, "", at);
+  }
+
+  ObjectId call_unit(size_t unit, const std::vector<ObjectId>& args, const std::string& name, ir::SourceLoc at) {
+    const Unit& target = p_.units[unit];
     const ObjectId arg = args.empty() ? must(fb_.constant(Value(), at))
                                       : must(fb_.pack_struct(port_struct(target.ir_name + "_in", target.params), args,
                                                              Dest::fresh(), at));
-    const ObjectId result = must(fb_.call(funcs_.at(callee.unit), arg, Dest::fresh(), at));
+    const ObjectId result = must(fb_.call(funcs_.at(unit), arg, Dest::fresh(), at));
     if (target.outputs.size() == 1) return must(fb_.proj(result, 0, Dest::fresh(name), at));
     return result;
   }
@@ -258,6 +305,16 @@ class Lowerer {
       case Builtin::Hex: return must(fb_.unop(OpKind::Hex, arg(0), Dest::fresh(name), at));
       case Builtin::ToF64: case Builtin::ToU64: return convert(arg(0), e.ty, e.span, name);
       case Builtin::Sum: case Builtin::Product: break;  // folded into operators by the checker
+      case Builtin::WeightedU64: case Builtin::WeightedStrings: case Builtin::WeightedPick:
+        return weighted(e, b, name);
+      case Builtin::OneOf: {  // values[hash(x) % n]
+        const ObjectId h = call_module("hash", {arg(0)}, at);
+        std::vector<ObjectId> values;
+        for (size_t i = 1; i < e.args.size(); ++i) values.push_back(arg(i));
+        return select_entry(values, h, name, at);
+      }
+      case Builtin::OneOfWeighted: return one_of_weighted(e, name);
+      case Builtin::Combinations: return combinations(e, name);
       case Builtin::Atan2: return bin(OpKind::Atan2, arg(0), arg(1), name);
       case Builtin::Pow: return bin(OpKind::Pow, arg(0), arg(1), name);
       case Builtin::Sqrt: case Builtin::Exp: case Builtin::Ln: case Builtin::Sin: case Builtin::Cos:
@@ -284,6 +341,89 @@ class Lowerer {
       }
     }
     return ObjectId();
+  }
+
+  // nb-rs's alias-table choice: slot x % n, kept when (x >> 32) / (2^32 - 1)
+  // is below its bias, else its alias. The bias test is the integer compare
+  // with coin_threshold, so no float is computed.
+  ObjectId weighted(const Expr& e, Builtin b, const std::string& name) {
+    const ir::SourceLoc at = loc(e.span);
+    std::string problem;
+    Span where;
+    const std::vector<WeightedItem> items = weighted_call_items(e, b == Builtin::WeightedPick, problem, where);
+    std::vector<double> weights;
+    for (const WeightedItem& item : items) weights.push_back(item.weight);
+    const AliasTable t = alias_table(weights);
+    const ObjectId x = lower(*e.args[0].value);
+    auto u64_constant = [&](uint64_t v) { return must(fb_.constant(Value::integer(TyKind::U64, v), at)); };
+    auto value_of = [&](size_t i) {
+      if (b == Builtin::WeightedStrings) return must(fb_.constant(Value::str(items[i].value), at));
+      uint64_t v = 0;
+      parse_u64(items[i].value, v);
+      return u64_constant(v);
+    };
+    std::vector<ObjectId> primary, alias, threshold;
+    for (size_t i = 0; i < items.size(); ++i) {
+      primary.push_back(value_of(i));
+      alias.push_back(value_of(t.alias[i]));
+      threshold.push_back(u64_constant(coin_threshold(t.bias[i])));
+    }
+    const ObjectId high = must(fb_.binop(OpKind::Shr, x, u64_constant(32), Dest::fresh(), at));
+    const ObjectId keep =
+        must(fb_.binop(OpKind::Lt, high, select_entry(threshold, x, "", at), Dest::fresh(), at));
+    return must(fb_.phi(select_entry(primary, x, "", at), select_entry(alias, x, "", at), keep, Dest::fresh(name), at));
+  }
+
+  // nb-rs's combinations: r = x % (the product of the radixes, saturating);
+  // each digit piece writes chars[r % radix] and divides r by its radix.
+  ObjectId combinations(const Expr& e, const std::string& name) {
+    const ir::SourceLoc at = loc(e.span);
+    const std::vector<CombinationPiece> pieces = combination_pieces(literal_text(*e.args[1].value).value_or(""));
+    auto u64_constant = [&](uint64_t v) { return must(fb_.constant(Value::integer(TyKind::U64, v), at)); };
+    uint64_t modulus = 1;
+    for (const CombinationPiece& p : pieces)
+      if (!p.literal) modulus = __builtin_mul_overflow(modulus, p.chars.size(), &modulus) ? ~uint64_t{0} : modulus;
+    ObjectId rest = must(fb_.binop(OpKind::Mod, lower(*e.args[0].value), u64_constant(modulus), Dest::fresh(), at));
+    std::optional<ObjectId> text;
+    for (const CombinationPiece& p : pieces) {
+      ObjectId piece;
+      if (p.literal) {
+        piece = must(fb_.constant(Value::str(p.text), at));
+      } else {
+        std::vector<ObjectId> chars;
+        for (const std::string& c : p.chars) chars.push_back(must(fb_.constant(Value::str(c), at)));
+        piece = select_entry(chars, rest, "", at);
+        rest = must(fb_.binop(OpKind::Div, rest, u64_constant(p.chars.size()), Dest::fresh(), at));
+      }
+      text = text ? must(fb_.binop(OpKind::Concat, *text, piece, Dest::fresh(), at)) : piece;
+    }
+    if (!text) return must(fb_.constant(Value::str(""), at, name));
+    return *text;
+  }
+
+  // nb-rs's one_of_weighted: the first value whose cumulative share is at
+  // least hash(x) / 2^64, counted as the thresholds hash(x) reaches.
+  ObjectId one_of_weighted(const Expr& e, const std::string& name) {
+    const ir::SourceLoc at = loc(e.span);
+    std::string problem;
+    Span where;
+    const std::vector<WeightedItem> items = weighted_call_items(e, false, problem, where);
+    std::vector<double> weights;
+    std::vector<ObjectId> values;
+    for (const WeightedItem& item : items) {
+      weights.push_back(item.weight);
+      values.push_back(must(fb_.constant(Value::str(item.value), at)));
+    }
+    const ObjectId h = call_module("hash", {lower(*e.args[0].value)}, at);
+    ObjectId index = must(fb_.constant(Value::integer(TyKind::U64, 0), at));
+    for (const std::optional<uint64_t>& g : cdf_thresholds(weights)) {
+      if (!g) continue;  // a share no quotient passes (the last ones, within rounding)
+      const ObjectId reached =
+          must(fb_.binop(OpKind::Ge, h, must(fb_.constant(Value::integer(TyKind::U64, *g), at)), Dest::fresh(), at));
+      const ObjectId one = must(fb_.cast(reached, Ty::u64(), Dest::fresh(), at));
+      index = must(fb_.binop(OpKind::Add, index, one, Dest::fresh(), at));
+    }
+    return select_entry(values, index, name, at);
   }
 
   // The state is the loop variables (a tuple when several); the guard and the

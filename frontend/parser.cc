@@ -419,6 +419,7 @@ class Parser {
         expect(Tok::RParen, "')'");
         return e;
       }
+      case Tok::LBracket: return table();
       case Tok::KwIf: return if_expr();
       case Tok::KwLoop: return loop_expr();
       case Tok::Ident: {
@@ -432,6 +433,29 @@ class Parser {
       default:
         fail(t.span, "expected an expression, found " + describe(t));
     }
+  }
+
+  // `[e0, e1, ...][index]`: a table and the entry it selects.
+  ExprPtr table() {
+    const Token& open = take();
+    auto e = node(ExprKind::Table, open.span);
+    int d = 0;
+    skip_newlines();
+    if (at(Tok::RBracket)) fail(peek().span, "a table needs at least one entry");
+    do {
+      skip_newlines();
+      if (at(Tok::RBracket)) break;  // a trailing comma
+      e->operands.push_back(expression());
+      d = std::max(d, e->operands.back()->depth);
+      skip_newlines();
+    } while (accept(Tok::Comma));
+    expect(Tok::RBracket, "']' after the table's entries");
+    expect(Tok::LBracket, "'[' and the index of the entry: a table is written [a, b, c][i]");
+    e->operands.push_back(expression());
+    d = std::max(d, e->operands.back()->depth);
+    e->span = join(open.span, expect(Tok::RBracket, "']'").span);
+    set_depth(*e, d);
+    return e;
   }
 
   ExprPtr string_literal() {

@@ -134,10 +134,12 @@ void Program::discover_unit(size_t ui) {
     for (Param& p : units[ui].def->params)
       if (p.default_value) collect_calls(*p.default_value, calls);
   std::set<std::string> unknown;  // reported once per unit, not once per call
-  for (const auto& [name, span] : calls) {
+  for (size_t c = 0; c < calls.size(); ++c) {
+    const auto [name, span] = calls[c];
     if (units[ui].callees.count(name) || unknown.count(name)) continue;
     if (auto b = find_builtin(name)) {
       units[ui].callees[name] = Callee{b->id, 0};
+      if (!b->uses.empty()) calls.emplace_back(std::string(b->uses), span);  // one_of hashes with `hash`
       continue;
     }
     std::optional<size_t> target;

@@ -255,6 +255,27 @@ const std::map<std::string, Reference>& references() {
               Value::f64(std::sin(static_cast<double>(c % 12) / 12.0 * 6.283185307179586)),
               Value::f64((x != 0.0 ? 1.0 / x : 0.0) + std::fmod(x, 2.0))};
         }}},
+      // The alias tables by hand: weights 0.5, 0.3, 0.2 scale to 1.5, 0.9, 0.6,
+      // so slots 1 and 2 keep with bias 0.9 and 0.6 and fall back to slot 0;
+      // weights 0.25, 0.75 scale to 0.5, 1.5: slot 0 keeps with bias 0.5, else slot 1.
+      {"stdlib_tables",
+       {{"cycle", "digit", "wrapped", "single", "spread", "chosen", "picked"},
+        [](uint64_t c) {
+          auto alias = [](uint64_t x, const std::vector<double>& bias, const std::vector<uint64_t>& fallback) {
+            const uint64_t slot = x % bias.size();
+            return static_cast<double>(x >> 32) / 4294967295.0 < bias[slot] ? slot : fallback[slot];
+          };
+          const uint64_t digits[] = {3, 1, 4, 1, 5, 9, 2, 6}, tens[] = {10, 20, 30};
+          const uint64_t spread[] = {c, c * 3, c + 100};
+          const uint64_t pick = alias((c << 27) | c, {0.5, 1.0}, {1, 1});
+          return std::vector<Value>{u64(c),
+                                    u64(digits[c % 8]),
+                                    u64(tens[(c % 7) % 3]),
+                                    u64(42),
+                                    u64(spread[c % 3]),
+                                    u64(tens[alias(ref_hash(c), {1.0, 0.9, 0.6}, {0, 0, 0})]),
+                                    u64(pick + 1)};
+        }}},
       // lfsr.gk runs with `set seed=0xACE1`.
       {"lfsr",
        {{"cycle", "state"},

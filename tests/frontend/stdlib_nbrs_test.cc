@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "frontend/compile.h"
+#include "frontend/weights.h"
 #include "tests/frontend/stdlib_kernel.h"
 
 using namespace polydat;
@@ -352,4 +353,130 @@ TEST_CASE("nb-rs waves: sine_wave, cosine_wave, sine_unit, sawtooth") {
     // nb-rs's sawtooth is scale_range(x % period, 0.0, 1.0): a fraction of 2^64, not of the period.
     REQUIRE(bits_of(o[3].as_f64()) == bits_of(0.0 + static_cast<double>(x % 1000) / 18446744073709551616.0 * 1.0));
   }
+}
+
+TEST_CASE("nb-rs weighted choices: the alias table, its integer coin, and the choices it gives") {
+  // nb-rs's AliasTableU64 for weights 0.5, 0.3, 0.2 (worked through by hand:
+  // scaled 1.5, 0.9, 0.6; slot 1 takes its alias from slot 0, then slot 2 too).
+  const frontend::AliasTable t = frontend::alias_table({0.5, 0.3, 0.2});
+  CHECK(t.bias == std::vector<double>{1.0, 0.8999999999999999, 0.6000000000000001});
+  CHECK(t.alias == std::vector<uint32_t>{0, 0, 0});
+  // The coin's threshold: the least h with h / (2^32 - 1) >= bias.
+  for (double bias : {0.0, 1e-12, 0.25, 0.5, 0.6000000000000001, 0.8999999999999999, 1.0, 1.5}) {
+    const uint64_t h = frontend::coin_threshold(bias);
+    if (h > 0) CHECK(static_cast<double>(h - 1) / 4294967295.0 < bias);
+    if (h < (uint64_t{1} << 32)) CHECK(static_cast<double>(h) / 4294967295.0 >= bias);
+  }
+  Kernel k(
+      "input x: u64\n"
+      "a := weighted_u64(x, \"10:0.5;20:0.3;30:0.2\")\n"
+      "s := weighted_strings(x, \" a:0.5 , b:0.25;;c:0.25 \")\n"
+      "p := weighted_pick(x, 0.5, 10, 0.3, 20, 0.2, 30)\n"
+      "one := weighted_u64(x, \"7:1\")\n");
+  // Against nb-rs's sampling with the float coin: slot x % n, kept when (x >> 32) / (2^32 - 1) < bias.
+  const frontend::AliasTable abc = frontend::alias_table({0.5, 0.25, 0.25});
+  const uint64_t vals[] = {10, 20, 30};
+  const char* names[] = {"a", "b", "c"};
+  size_t counts[3] = {0, 0, 0};
+  for (uint64_t x : samples(30000, 21)) {
+    const auto o = k.run({u64(x)});
+    const double frac = static_cast<double>(x >> 32) / 4294967295.0;
+    const size_t slot = x % 3;
+    const size_t want = frac < t.bias[slot] ? slot : t.alias[slot];
+    const size_t want_s = frac < abc.bias[slot] ? slot : abc.alias[slot];
+    REQUIRE(o[0].as_u64() == vals[want]);
+    REQUIRE(o[1].as_str() == names[want_s]);
+    REQUIRE(o[2].as_u64() == vals[want]);
+    REQUIRE(o[3].as_u64() == 7);
+  }
+  // Over uniform inputs the shares follow the weights.
+  std::mt19937_64 rng(22);
+  for (int i = 0; i < 30000; ++i) {
+    const uint64_t v = k.run({u64(rng())})[0].as_u64();
+    ++counts[v == 10 ? 0 : v == 20 ? 1 : 2];
+  }
+  const double total = static_cast<double>(counts[0] + counts[1] + counts[2]);
+  CHECK(counts[0] / total == doctest::Approx(0.5).epsilon(0.05));
+  CHECK(counts[2] / total == doctest::Approx(0.2).epsilon(0.1));
+  // docs/nb-rs-functions.md §19: weighted_u64(hash(i), "10:0.5;20:0.3;30:0.2") and of the raw i, i = 0..9.
+  Kernel h("input i: u64\na := weighted_u64(hash(i), \"10:0.5;20:0.3;30:0.2\")\nr := weighted_u64(i, \"10:0.5;20:0.3;30:0.2\")\n"
+           "s := weighted_strings(hash(i), \"a:0.5;b:0.5\")\n");
+  const uint64_t hashed[] = {10, 30, 20, 20, 10, 30, 10, 30, 10, 10};
+  const uint64_t raw[] = {10, 20, 30, 10, 20, 30, 10, 20, 30, 10};
+  const char* ab = "babbaabbab";
+  for (uint64_t i = 0; i < 10; ++i) {
+    const auto o = h.run({u64(i)});
+    CHECK(o[0].as_u64() == hashed[i]);
+    CHECK(o[1].as_u64() == raw[i]);
+    CHECK(o[2].as_str() == std::string(1, ab[i]));
+  }
+}
+
+TEST_CASE("nb-rs one_of and one_of_weighted hash their input and pick evenly or by the weights' CDF") {
+  Kernel k("input x: u64\no := one_of(x, \"red\", \"green\", \"blue\")\n"
+           "w := one_of_weighted(x, \"200:80,404:10,500:10\")\nsolo := one_of_weighted(x, \"only:1\")\n");
+  const char* colors[] = {"red", "green", "blue"};
+  // nb-rs's OneOfWeighted with floats: shares accumulated in order, the last forced to 1.0,
+  // the first share at least hash / 2^64.
+  const double ws[] = {80, 10, 10};
+  const double total = 80.0 + 10.0 + 10.0;
+  double cum[3], running = 0;
+  for (int i = 0; i < 3; ++i) cum[i] = running += ws[i] / total;
+  cum[2] = 1.0;
+  const char* codes[] = {"200", "404", "500"};
+  for (uint64_t x : samples(20000, 31)) {
+    const auto o = k.run({u64(x)});
+    const uint64_t h = ref_hash(x);
+    const double unit = static_cast<double>(h) / 18446744073709551616.0;
+    size_t idx = 0;
+    while (idx < 2 && cum[idx] < unit) ++idx;
+    REQUIRE(o[0].as_str() == colors[h % 3]);
+    REQUIRE(o[1].as_str() == codes[idx]);
+    REQUIRE(o[2].as_str() == "only");
+  }
+  // docs/nb-rs-functions.md §19, for the inputs hash(i), i = 0..9.
+  const char* want_color[] = {"blue", "blue", "blue", "red", "green", "red", "red", "blue", "blue", "green"};
+  const char* want_code[] = {"200", "404", "500", "200", "200", "200", "500", "200", "404", "200"};
+  for (uint64_t i = 0; i < 10; ++i) {
+    const auto o = k.run({u64(ref_hash(i))});
+    CHECK(o[0].as_str() == want_color[i]);
+    CHECK(o[1].as_str() == want_code[i]);
+  }
+  // The thresholds sit exactly where the float comparison flips.
+  const auto g = frontend::cdf_thresholds({80, 10, 10});
+  CHECK(static_cast<double>(*g[0]) / 18446744073709551616.0 > cum[0]);
+  CHECK_FALSE(static_cast<double>(*g[0] - 1) / 18446744073709551616.0 > cum[0]);
+  CHECK(static_cast<double>(*g[1]) / 18446744073709551616.0 > cum[1]);
+  CHECK_FALSE(static_cast<double>(*g[1] - 1) / 18446744073709551616.0 > cum[1]);
+  CHECK(g.size() == 2);
+}
+
+TEST_CASE("nb-rs combinations: character sets as digits, first set lowest; literals and nb-rs's quirks") {
+  Kernel k("input x: u64\n"
+           "a := combinations(x, \"a-c;-;0-1\")\nb := combinations(x, \"x;A-B\")\nd := combinations(x)\n"
+           "e := combinations(x, \"a-b;;c-d\")\nr := combinations(x, \"z-a;0-1\")\nt := combinations(x, \"A-Z;A-Z;A-Z\")\n"
+           "an := alpha_numeric(x)\n");
+  // Worked by hand: x % 6 over the digit sets "abc" (lowest) and "01"; "-" is a set of one.
+  const char* a[] = {"a-0", "b-0", "c-0", "a-1", "b-1", "c-1"};
+  const char* e[] = {"ac", "bc", "ad", "bd"};
+  const std::string alnum = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+  for (uint64_t x : samples(3000, 41)) {
+    const auto o = k.run({u64(x)});
+    INFO("x = " << x);
+    REQUIRE(o[0].as_str() == a[x % 6]);
+    REQUIRE(o[1].as_str() == std::string("x") + "AB"[x % 2]);
+    REQUIRE(o[2].as_str() == std::string(1, static_cast<char>('a' + x % 26)));
+    REQUIRE(o[3].as_str() == e[x % 4]);
+    REQUIRE(o[4].as_str() == std::string("z-a") + "01"[x % 2]);
+    const uint64_t r = x % (26 * 26 * 26);
+    REQUIRE(o[5].as_str() == std::string{static_cast<char>('A' + r % 26), static_cast<char>('A' + r / 26 % 26),
+                                         static_cast<char>('A' + r / 676)});
+    REQUIRE(o[6].as_str() == std::string(1, alnum[ref_hash(x) % 62]));
+  }
+  // nb-rs's vectors (nodes/string.rs): "A-Z;A-Z;A-Z" gives AAA for 0 and BAA for 1.
+  CHECK(k.run({u64(0)})[5].as_str() == "AAA");
+  CHECK(k.run({u64(1)})[5].as_str() == "BAA");
+  CHECK(k.run({u64(0)})[2].as_str() == k.run({u64(26)})[2].as_str());
+  auto bad = frontend::compile_source("c.gk", "input x: u64\np := \"a-z\"\nv := combinations(x, \"{p}\")\n");
+  CHECK_FALSE(bad.ok());
 }

@@ -11,6 +11,12 @@ namespace polydat::testing {
 std::string calling_kernel(const frontend::LibraryFunction& f) {
   if (f.kind == "built-in") {
     if (f.name == "mixed_radix") return "input a: u64\n(d0, d1) := mixed_radix(a, 10, 0)\n";
+    if (f.name == "weighted_u64" || f.name == "weighted_strings")
+      return "input a: u64\nv := " + f.name + "(a, \"10:0.5;20:0.3;30:0.2\")\n";
+    if (f.name == "combinations") return "input a: u64\nv := combinations(a, \"A-Z;-;0-9;0-9\")\n";
+    if (f.name == "one_of") return "input a: u64\nv := one_of(a, \"red\", \"green\", \"blue\")\n";
+    if (f.name == "one_of_weighted") return "input a: u64\nv := one_of_weighted(a, \"200:80,404:10,500:10\")\n";
+    if (f.name == "weighted_pick") return "input a: u64\nv := weighted_pick(a, 0.5, 10, 0.3, 20, 0.2, 30)\n";
     if (f.name == "sum" || f.name == "product" || f.name == "min" || f.name == "max")
       return "input (a: u64, b: u64, c: u64)\nv := " + f.name + "(a, b, c)\n";
     const size_t commas = static_cast<size_t>(std::count(f.signature.begin(), f.signature.end(), ','));
