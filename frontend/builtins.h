@@ -25,6 +25,7 @@ enum class Builtin : uint8_t {
   WeightedU64, WeightedStrings, WeightedPick,  // nb-rs's alias-table choices, tables built with the kernel
   OneOf, OneOfWeighted,      // a value picked by hash(x): evenly, or by a CDF built with the kernel
   Combinations,              // nb-rs's mixed-radix text of character sets
+  FormatF64, StrConcat,      // nb-rs's fixed-point text of a float; the text of values, joined
 };
 
 struct BuiltinInfo {

@@ -758,6 +758,8 @@ class UnitChecker {
     for (size_t i = positional; i < call.args.size(); ++i) {
       Arg& a = call.args[i];
       auto it = std::find(params.begin(), params.end(), a.name);
+      // nb-rs calls a function's first parameter `input` (a keyword here).
+      if (it == params.end() && a.name == "input" && !params.empty()) it = params.begin();
       if (it == params.end()) {
         std::string m = "'" + call.name + "' has no parameter '" + a.name + "'";
         if (std::string near = closest_name(a.name, params); !near.empty()) m += "; did you mean '" + near + "'?";
@@ -782,6 +784,17 @@ class UnitChecker {
     auto callee = u_.callees.find(e.name);
     if (callee == u_.callees.end() || !callee->second.builtin) return false;
     const Builtin b = *callee->second.builtin;
+    if (b == Builtin::StrConcat) {  // "{a}{b}{c}": each value's text, joined
+      auto s = std::make_unique<Expr>();
+      s->kind = ExprKind::Str;
+      s->span = e.span;
+      for (Arg& a : e.args) {
+        s->parts.push_back(StringPart{true, "", a.value->span});
+        s->interpolated.push_back(std::move(a.value));
+      }
+      ep = std::move(s);
+      return true;
+    }
     const bool arithmetic = b == Builtin::Sum || b == Builtin::Product;
     if (!arithmetic && !((b == Builtin::Min || b == Builtin::Max) && e.args.size() > 2)) return false;
     for (const Arg& a : e.args)
@@ -994,6 +1007,15 @@ class UnitChecker {
         }
         return Typed{ETy::of(to), dyn};
       }
+      case Builtin::FormatF64: {
+        Typed t = check(arg(0)), tp = check(arg(1));
+        if (t.t.is_literal()) coerce(arg(0), t, Ty::scalar(TyKind::F64), false, "");
+        else if (arg(0)->ty.is_int()) wrap_cast(arg(0), Ty::scalar(TyKind::F64));
+        else if (!arg(0)->ty.is_float()) error(DiagKind::TypeMismatch, arg(0)->span, "format_f64 writes a number");
+        coerce(arg(1), tp, Ty::u64(), true, "the precision");
+        return Typed{ETy::of(Ty::str()), t.dynamic || tp.dynamic};
+      }
+      case Builtin::StrConcat: break;  // folded into a string before checking
       case Builtin::Combinations: {
         Typed t = check(arg(0));
         coerce(arg(0), t, Ty::u64(), true, "the value to write");

@@ -133,6 +133,8 @@ class Lexer {
         while (pos_ < end_ && text_[pos_] != '\n') ++pos_;
         if (at(start + 2) == '/' && at(start + 3) != '/')
           out_.docs.push_back(DocComment{span(start, pos_), text_.substr(start + 3, pos_ - start - 3)});
+      } else if (c == '#') {  // a line comment, as nb-rs's GK writes them
+        while (pos_ < end_ && text_[pos_] != '\n') ++pos_;
       } else if (c == '/' && at(pos_ + 1) == '*') {
         const size_t start = pos_;
         pos_ += 2;

@@ -315,6 +315,8 @@ class Lowerer {
       }
       case Builtin::OneOfWeighted: return one_of_weighted(e, name);
       case Builtin::Combinations: return combinations(e, name);
+      case Builtin::FormatF64: return bin(OpKind::FormatFixed, arg(0), arg(1), name);
+      case Builtin::StrConcat: break;  // folded into a string by the checker
       case Builtin::Atan2: return bin(OpKind::Atan2, arg(0), arg(1), name);
       case Builtin::Pow: return bin(OpKind::Pow, arg(0), arg(1), name);
       case Builtin::Sqrt: case Builtin::Exp: case Builtin::Ln: case Builtin::Sin: case Builtin::Cos:

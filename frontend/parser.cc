@@ -509,10 +509,11 @@ class Parser {
     if (!at(Tok::RParen)) {
       do {
         Arg a;
-        if (at(Tok::Ident) && peek(1).kind == Tok::Colon) {
+        // `input:` too: nb-rs names a function's first parameter `input`.
+        if ((at(Tok::Ident) || at(Tok::KwInput)) && peek(1).kind == Tok::Colon) {
           const Token& n = take();
           take();
-          a.name = n.text;
+          a.name = n.kind == Tok::KwInput ? "input" : n.text;
           a.name_span = n.span;
           named_seen = true;
         } else if (named_seen) {

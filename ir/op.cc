@@ -8,7 +8,7 @@ namespace {
 constexpr std::array<std::string_view, kNumOpKinds> kNames = {
     "Pair", "Proj", "Add", "Sub", "Mul", "Div", "Mod", "Neg", "Eq", "Neq", "Lt", "Gt",
     "Le", "Ge", "And", "Or", "Xor", "Not", "Shl", "Shr", "Rotl", "Rotr", "Pow", "Cast",
-    "Popcount", "Clz", "Ctz", "ToStr", "Concat", "FormatDec", "Hex", "FormatRadix",
+    "Popcount", "Clz", "Ctz", "ToStr", "Concat", "FormatDec", "Hex", "FormatRadix", "FormatFixed",
     "Sqrt", "Exp", "Ln", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Atan2", "Floor", "Ceil", "Round", "Trunc", "Abs",
     "Phi", "Call", "LoopEnter", "LoopBack", "LoopExit", "Output",
 };

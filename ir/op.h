@@ -16,7 +16,7 @@ enum class OpKind : uint8_t {
   And, Or, Xor, Not,                         // logical on bool, bitwise on integers
   Shl, Shr, Rotl, Rotr, Pow,                 // shifts, rotates, power
   Cast, Popcount, Clz, Ctz,                  // conversions and bit counts
-  ToStr, Concat, FormatDec, Hex, FormatRadix, // text (software engines only)
+  ToStr, Concat, FormatDec, Hex, FormatRadix, FormatFixed,  // text (software engines only)
   Sqrt, Exp, Ln, Sin, Cos, Tan, Asin, Acos, Atan, Atan2,  // the C library's, on floats
   Floor, Ceil, Round, Trunc, Abs,            // exact float rounding (Round: half away from zero)
   Phi,                                       // (t, f, cond) -> cond ? t : f

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <string>
 #include <cmath>
+#include <cstdio>
 #include <cstdint>
 #include <limits>
 
@@ -197,10 +198,24 @@ std::string format_radix(uint64_t value, uint64_t radix) {
   return prefix + std::string(buf, end);
 }
 
+std::string format_fixed(double value, uint64_t precision) {
+  if (std::isnan(value)) return "NaN";
+  if (std::isinf(value)) return value < 0 ? "-inf" : "inf";
+  // glibc's printf rounds the exact value to nearest, ties to even, as Rust's formatter does.
+  const int p = static_cast<int>(std::min(precision, kMaxFormatWidth));
+  const int n = std::snprintf(nullptr, 0, "%.*f", p, value);
+  std::string out(static_cast<size_t>(n) + 1, '\0');
+  std::snprintf(out.data(), out.size(), "%.*f", p, value);
+  out.pop_back();
+  return out;
+}
+
 Value eval_binary(OpKind op, const Value& l, const Value& r) {
   const Ty& t = l.ty();
   if (op == OpKind::Concat) return Value::str(l.as_str() + r.as_str());
   if (op == OpKind::FormatRadix) return Value::str(format_radix(l.as_u64(), r.as_u64()));
+  if (op == OpKind::FormatFixed)
+    return Value::str(format_fixed(t.kind() == TyKind::F32 ? static_cast<double>(l.as_f32()) : l.as_f64(), r.as_u64()));
   if (op == OpKind::FormatDec) {  // zero-padded to at least the width, never truncated
     std::string digits = std::to_string(l.as_u64());
     const uint64_t width = std::min(r.as_u64(), kMaxFormatWidth);

@@ -16,6 +16,11 @@ inline constexpr uint64_t kMaxFormatWidth = 256;
 // radix 2, 8, 16; decimal for 10 and for any other radix.
 std::string format_radix(uint64_t value, uint64_t radix);
 
+// FormatFixed: nb-rs's format_f64, Rust's {:.p}: fixed notation with p
+// digits (at most kMaxFormatWidth), the exact binary value rounded half to
+// even; NaN, inf and -inf as Rust writes them.
+std::string format_fixed(double value, uint64_t precision);
+
 // Neg, Not, Popcount, Clz, Ctz, ToStr, Hex on a scalar.
 Value eval_unary(OpKind op, const Value& x);
 // Add..Pow, Concat, FormatDec, FormatRadix on two operands already typed by the typing table.

@@ -45,6 +45,7 @@ constexpr std::array kTable = {
     OpTyping{FormatDec, F::Binary, C::Unsigned, C::Unsigned, false, R::Text},
     OpTyping{Hex, F::Unary, C::Integer, C::Any, false, R::Text},
     OpTyping{FormatRadix, F::Binary, C::Unsigned, C::Unsigned, false, R::Text},
+    OpTyping{FormatFixed, F::Binary, C::Float, C::Unsigned, false, R::Text},
     OpTyping{Sqrt, F::Unary, C::Float, C::Any, false, R::Operand},
     OpTyping{Exp, F::Unary, C::Float, C::Any, false, R::Operand},
     OpTyping{Ln, F::Unary, C::Float, C::Any, false, R::Operand},

@@ -331,6 +331,13 @@ class Lowerer {
                            {pattern64(component(m.source, 0).at(0), src_ty.component(0)),
                             pattern64(component(m.source, 1).at(0), src_ty.component(1))})};
         return ir::Unit{};
+      case OpKind::FormatFixed: {
+        llvm::Value* x = component(m.source, 0).at(0);
+        if (src_ty.component(0).kind() == TyKind::F32) x = b_.CreateFPExt(x, b_.getDoubleTy());
+        dst = {string_step(m, "polydat_rt_format_fixed", {b_.getDoubleTy(), b_.getInt64Ty()},
+                           {x, pattern64(component(m.source, 1).at(0), src_ty.component(1))})};
+        return ir::Unit{};
+      }
       case OpKind::FormatDec:
         dst = {string_step(m, "polydat_rt_format_dec", {b_.getInt64Ty(), b_.getInt64Ty()},
                            {pattern64(component(m.source, 0).at(0), src_ty.component(0)),

@@ -58,6 +58,10 @@ void polydat_rt_format_radix(PolydatScratch* s, StrView* out, uint64_t value, ui
   publish_in_scratch(s, out, polydat::ir::format_radix(value, radix));
 }
 
+void polydat_rt_format_fixed(PolydatScratch* s, StrView* out, double value, uint64_t precision) {
+  publish_in_scratch(s, out, polydat::ir::format_fixed(value, precision));
+}
+
 void polydat_rt_concat(PolydatScratch* s, StrView* out, const StrView* a, const StrView* b) {
   std::string text(a->ptr, a->len);
   text.append(b->ptr, b->len);
@@ -94,6 +98,7 @@ const RuntimeSymbol* runtime_symbols(size_t& count) {
       {"polydat_rt_hex", reinterpret_cast<void*>(&polydat_rt_hex)},
       {"polydat_rt_format_dec", reinterpret_cast<void*>(&polydat_rt_format_dec)},
       {"polydat_rt_format_radix", reinterpret_cast<void*>(&polydat_rt_format_radix)},
+      {"polydat_rt_format_fixed", reinterpret_cast<void*>(&polydat_rt_format_fixed)},
       {"polydat_rt_concat", reinterpret_cast<void*>(&polydat_rt_concat)},
       {"polydat_rt_publish", reinterpret_cast<void*>(&polydat_rt_publish)},
       {"polydat_rt_store_reset", reinterpret_cast<void*>(&polydat_rt_store_reset)},

@@ -27,6 +27,7 @@ void polydat_rt_to_str(PolydatScratch* s, polydat::sim::StrView* out, uint64_t b
 void polydat_rt_hex(PolydatScratch* s, polydat::sim::StrView* out, uint64_t bits);
 // Decimal, zero-padded to at least `width` digits (at most ir::kMaxFormatWidth).
 void polydat_rt_format_dec(PolydatScratch* s, polydat::sim::StrView* out, uint64_t value, uint64_t width);
+void polydat_rt_format_fixed(PolydatScratch* s, polydat::sim::StrView* out, double value, uint64_t precision);
 void polydat_rt_format_radix(PolydatScratch* s, polydat::sim::StrView* out, uint64_t value, uint64_t radix);
 void polydat_rt_concat(PolydatScratch* s, polydat::sim::StrView* out, const polydat::sim::StrView* a,
                        const polydat::sim::StrView* b);

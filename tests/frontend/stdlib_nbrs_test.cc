@@ -480,3 +480,82 @@ TEST_CASE("nb-rs combinations: character sets as digits, first set lowest; liter
   auto bad = frontend::compile_source("c.gk", "input x: u64\np := \"a-z\"\nv := combinations(x, \"{p}\")\n");
   CHECK_FALSE(bad.ok());
 }
+
+TEST_CASE("nb-rs text: format_f64 rounds the exact value half to even; str_concat joins the values' text") {
+  Kernel k("input (x: f64, p: u64)\na := format_f64(x, p)\nd := format_f64(x)\n"
+           "s := str_concat(\"id=\", p, \" v=\", 3.14)\nnone := str_concat()\n");
+  for (double x : {0.0, -0.0, 0.125, 0.375, 2.5, 3.5, -2.5, 3.14159, 1e21, 1e-7, 123456.789}) {
+    for (uint64_t p : {uint64_t{0}, uint64_t{1}, uint64_t{2}, uint64_t{7}}) {
+      const auto o = k.run({f64(x), u64(p)});
+      char want[512];
+      std::snprintf(want, sizeof want, "%.*f", static_cast<int>(p), x);
+      CHECK(o[0].as_str() == want);
+    }
+  }
+  // nb-rs's vectors (nodes/convert.rs, nodes/format.rs) and Rust's own: ties to even, NaN and inf by name.
+  CHECK(k.run({f64(3.14159), u64(2)})[0].as_str() == "3.14");
+  CHECK(k.run({f64(3.7), u64(0)})[0].as_str() == "4");
+  CHECK(k.run({f64(0.125), u64(2)})[0].as_str() == "0.12");
+  CHECK(k.run({f64(0.375), u64(2)})[0].as_str() == "0.38");
+  CHECK(k.run({f64(2.5), u64(0)})[0].as_str() == "2");
+  CHECK(k.run({f64(0.5), u64(0)})[0].as_str() == "0");
+  CHECK(k.run({f64(NAN), u64(2)})[0].as_str() == "NaN");
+  CHECK(k.run({f64(-INFINITY), u64(2)})[0].as_str() == "-inf");
+  CHECK(k.run({f64(3.14159), u64(5)})[1].as_str() == "3.14");
+  const auto o = k.run({f64(0), u64(42)});
+  CHECK(o[2].as_str() == "id=42 v=3.14");
+  CHECK(o[3].as_str() == "");
+}
+
+TEST_CASE("nb-rs source forms: `input:` names a call's first parameter, `#` starts a comment") {
+  Kernel k("# nb-rs writes comments with a hash\ninput cycle: u64\n"
+           "a := hashed_id(input: cycle, bound: 1000)  # after code too\nb := hash_range(input: cycle, max: 10)\n"
+           "c := mod(input: cycle, n: 7)\n");
+  for (uint64_t x : {uint64_t{0}, uint64_t{1}, uint64_t{99}}) {
+    const auto o = k.run({u64(x)});
+    CHECK(o[0].as_u64() == ref_hash(x) % 1000);
+    CHECK(o[1].as_u64() == ref_hash(x) % 10);
+    CHECK(o[2].as_u64() == x % 7);
+  }
+}
+
+namespace {
+// nb-rs's u64_to_words, from its definition: below 20 one word; otherwise the
+// nonzero groups of three digits with their scales, most significant first.
+std::string ref_words(uint64_t n) {
+  static const char* ones[] = {"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+                               "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+                               "nineteen"};
+  static const char* tens[] = {"", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"};
+  static const char* scales[] = {"", " thousand", " million", " billion", " trillion", " quadrillion", " quintillion"};
+  if (n < 20) return ones[n];
+  std::vector<std::string> groups;
+  for (int scale = 0; n > 0; n /= 1000, ++scale) {
+    const uint64_t g = n % 1000, h = g / 100, r = g % 100;
+    if (g == 0) continue;
+    std::string w = h ? std::string(ones[h]) + " hundred" : "";
+    const std::string low = r >= 20 ? std::string(tens[r / 10]) + (r % 10 ? std::string("-") + ones[r % 10] : "")
+                            : r > 0 ? std::string(ones[r]) : "";
+    if (!low.empty()) w += (w.empty() ? "" : " ") + low;
+    groups.push_back(w + scales[scale]);
+  }
+  std::string out;
+  for (auto it = groups.rbegin(); it != groups.rend(); ++it) out += (out.empty() ? "" : " ") + *it;
+  return out;
+}
+}  // namespace
+
+TEST_CASE("nb-rs number_to_words: English words, groups of three digits with their scales") {
+  Kernel k("input x: u64\nw := number_to_words(x)\n");
+  for (uint64_t x : samples(5000, 51)) REQUIRE(k.run({u64(x)})[0].as_str() == ref_words(x));
+  for (uint64_t x = 0; x < 2100; ++x) REQUIRE(k.run({u64(x)})[0].as_str() == ref_words(x));
+  // nb-rs's vectors (nodes/string.rs).
+  const std::pair<uint64_t, const char*> cases[] = {
+      {0, "zero"}, {1, "one"}, {11, "eleven"}, {19, "nineteen"}, {20, "twenty"}, {42, "forty-two"},
+      {99, "ninety-nine"}, {100, "one hundred"}, {123, "one hundred twenty-three"}, {500, "five hundred"},
+      {1000, "one thousand"}, {1001, "one thousand one"}, {12345, "twelve thousand three hundred forty-five"},
+      {1000000, "one million"},
+      {1234567, "one million two hundred thirty-four thousand five hundred sixty-seven"}};
+  for (auto [x, w] : cases) CHECK(k.run({u64(x)})[0].as_str() == w);
+  CHECK(k.run({u64(1000000000000)})[0].as_str().rfind("one trillion", 0) == 0);
+}

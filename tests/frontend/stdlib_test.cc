@@ -152,7 +152,7 @@ TEST_CASE("stdlib: the bundled modules' signatures use LANGUAGE.md's parameter n
       "input (p: u64, r: u64)\n"
       "extern s: u64 = 0\n"
       "h := hash(x: p)\n"
-      "hr := hash_range(x: p, n: r)\n"
+      "hr := hash_range(input: p, max: r)\n"
       "sm := splitmix64(x: p)\n"
       "pc := pcg(position: p, stream: 1000, seed: s)\n"
       "pe := permute(position: p, range: 1000, seed: s)\n"

@@ -20,7 +20,7 @@ bool takes_pair(OpKind k) {
     case OpKind::Eq: case OpKind::Neq: case OpKind::Lt: case OpKind::Gt: case OpKind::Le: case OpKind::Ge:
     case OpKind::And: case OpKind::Or: case OpKind::Xor:
     case OpKind::Shl: case OpKind::Shr: case OpKind::Rotl: case OpKind::Rotr: case OpKind::Pow:
-    case OpKind::Concat: case OpKind::FormatDec: case OpKind::FormatRadix: case OpKind::Phi: case OpKind::Atan2: return true;
+    case OpKind::Concat: case OpKind::FormatDec: case OpKind::FormatRadix: case OpKind::FormatFixed: case OpKind::Phi: case OpKind::Atan2: return true;
     default: return false;
   }
 }

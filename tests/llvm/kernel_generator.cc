@@ -355,6 +355,8 @@ std::string KernelWriter::str_expr(int d) {
       return call("zero_pad_u64", {x, w});
     }
     case 3:
+      if (chance(30))  // fixed notation of either float width
+        return call("format_f64", {expr(chance(50) ? TyKind::F64 : TyKind::F32, d - 1), std::to_string(pick(12))});
       if (chance(50)) return call("hex", {expr(one_of(kUnsigned), d - 1)});
       features_.insert("format-radix");
       static const char* const kRadixes[] = {"2", "8", "10", "16"};

@@ -13,6 +13,8 @@ std::string calling_kernel(const frontend::LibraryFunction& f) {
     if (f.name == "mixed_radix") return "input a: u64\n(d0, d1) := mixed_radix(a, 10, 0)\n";
     if (f.name == "weighted_u64" || f.name == "weighted_strings")
       return "input a: u64\nv := " + f.name + "(a, \"10:0.5;20:0.3;30:0.2\")\n";
+    if (f.name == "format_f64") return "input (a: f64, p: u64)\nv := format_f64(a, p % 20)\n";
+    if (f.name == "str_concat") return "input (a: u64, b: f64)\nv := str_concat(\"a=\", a, \" b=\", b)\n";
     if (f.name == "combinations") return "input a: u64\nv := combinations(a, \"A-Z;-;0-9;0-9\")\n";
     if (f.name == "one_of") return "input a: u64\nv := one_of(a, \"red\", \"green\", \"blue\")\n";
     if (f.name == "one_of_weighted") return "input a: u64\nv := one_of_weighted(a, \"200:80,404:10,500:10\")\n";
