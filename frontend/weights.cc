@@ -161,19 +161,12 @@ std::vector<WeightedItem> weighted_call_items(const Expr& call, bool pick, std::
     if (call.args.size() < 2 || !call.args[1].value) return {};
     const Expr& spec = *call.args[1].value;
     at = spec.span;
-    std::string text;
-    for (const StringPart& p : spec.parts) {
-      if (p.is_expr || spec.kind != ExprKind::Str) {
-        error = "the spec must be a string literal (it is read when the kernel is built)";
-        return {};
-      }
-      text += p.text;
-    }
-    if (spec.kind != ExprKind::Str) {
+    const std::optional<std::string> text = literal_text(spec);
+    if (!text) {
       error = "the spec must be a string literal (it is read when the kernel is built)";
       return {};
     }
-    return parse_weight_spec(text, error);
+    return parse_weight_spec(*text, error);
   }
   std::vector<WeightedItem> items;
   if (call.args.size() < 3 || call.args.size() % 2 == 0) {
