@@ -374,7 +374,11 @@ TEST_CASE("nb-rs weighted choices: the alias table, its integer coin, and the ch
       "p := weighted_pick(x, 0.5, 10, 0.3, 20, 0.2, 30)\n"
       "one := weighted_u64(x, \"7:1\")\n");
   // Against nb-rs's sampling with the float coin: slot x % n, kept when (x >> 32) / (2^32 - 1) < bias.
-  const frontend::AliasTable abc = frontend::alias_table({0.5, 0.25, 0.25});
+  // Weights 0.5, 0.25, 0.25 by hand: scaled 1.5, 0.75, 0.75; slots 1 and 2 keep with
+  // bias 0.75 and take slot 0 otherwise (slot 0 drops to 1.25, then 1.0).
+  const frontend::AliasTable abc{{1.0, 0.75, 0.75}, {0, 0, 0}};
+  CHECK(frontend::alias_table({0.5, 0.25, 0.25}).bias == abc.bias);
+  CHECK(frontend::alias_table({0.5, 0.25, 0.25}).alias == abc.alias);
   const uint64_t vals[] = {10, 20, 30};
   const char* names[] = {"a", "b", "c"};
   size_t counts[3] = {0, 0, 0};
