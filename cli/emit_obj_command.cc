@@ -18,7 +18,7 @@ int emit_obj_command(const EmitObjArgs& args) {
     return kUserError;
   }
   fmt::print("{}\n{}\n", e->object.string(), e->header.string());
-  if (e->uses_runtime) fmt::print(stderr, "note: the kernel builds strings: link libpolydat_rt.a and the C++ library\n");
+  if (e->uses_runtime) fmt::print(stderr, "note: the kernel builds strings: link libpolydat_rt.a, the C++ library and -lcrypto\n");
   return kOk;
 }
 

@@ -64,6 +64,7 @@ struct Expr {
   std::vector<ExprPtr> interpolated;  // Str: one expression per interpolation part, in order
 
   std::string name;  // Name, Call (the callee)
+  std::vector<double> table;  // Call of a distribution: its inverse-CDF table, built by the checker
   Span name_span;
   Tok op = Tok::End;               // Unary, Binary
   std::vector<ExprPtr> operands;   // Unary 1, Binary 2, Cast 1, If 3, Tuple n

@@ -1,13 +1,16 @@
 #include "frontend/check.h"
 
 #include <algorithm>
+#include <charconv>
 #include <functional>
 #include <set>
 #include <tuple>
 
 #include "frontend/lower.h"
+#include "frontend/sampled_functions.h"
 #include "frontend/typing_rules.h"
 #include "frontend/weights.h"
+#include "ir/library_fn.h"
 
 namespace polydat::frontend {
 
@@ -841,6 +844,9 @@ class UnitChecker {
       return Typed{ETy::of(Ty::u64()), false};
     }
     if (callee->second.builtin) return check_builtin(e, *find_builtin(e.name));
+    if (callee->second.library) return check_library(e, *callee->second.library);
+    if (callee->second.distribution) return check_distribution(e, *callee->second.distribution);
+    if (callee->second.sampled) return check_sampled(e, *callee->second.sampled);
     const Unit& target = p_.units[callee->second.unit];
     if (!target.checked_ok) {
       for (Arg& a : e.args) check(a.value);
@@ -883,6 +889,154 @@ class UnitChecker {
     std::vector<Ty> tys;
     for (const Port& o : target.outputs) tys.push_back(o.ty);
     return Typed{ETy::of(Ty::tuple(std::move(tys))), dyn};
+  }
+
+  // nb-rs's data points: numbers separated by spaces, commas or semicolons.
+  static std::optional<std::vector<double>> data_points(const std::string& spec) {
+    std::vector<double> out;
+    size_t at = 0;
+    while (at <= spec.size()) {
+      const size_t end = std::min(spec.find_first_of(" ,;", at), spec.size());
+      std::string tok = spec.substr(at, end - at);
+      at = end + 1;
+      if (tok.empty()) continue;
+      if (tok.front() == '+') tok.erase(0, 1);
+      double v = 0;
+      const auto r = std::from_chars(tok.data(), tok.data() + tok.size(), v);
+      if (r.ec != std::errc() || r.ptr != tok.data() + tok.size()) return std::nullopt;
+      out.push_back(v);
+    }
+    return out;
+  }
+
+  // A distribution: the quantile input, then constants fixed when the kernel is
+  // built, from which the checker builds the table the lowering samples.
+  Typed check_distribution(Expr& e, const DistributionInfo& d) {
+    return check_table_call(e, d.name, false, d.params, d.params.size(), Ty::scalar(TyKind::F64));
+  }
+
+  // nb-rs's sampling modules: a u64 input hashed to a quantile; the table from
+  // the first table_params constants, the rest (clamp bounds) kept as arguments.
+  Typed check_sampled(Expr& e, const SampledFunction& f) {
+    const bool rounds = f.finish == SampleFinish::Round || f.finish == SampleFinish::ClampRound;
+    return check_table_call(e, f.distribution, true, f.params, f.table_params, rounds ? Ty::u64() : Ty::scalar(TyKind::F64));
+  }
+
+  Typed check_table_call(Expr& e, std::string_view table_name, bool u64_input, std::span<const DistributionParam> params,
+                         size_t table_params, const Ty& result) {
+    std::vector<std::string> names{"input"};
+    for (const DistributionParam& p : params) names.emplace_back(p.name);
+    auto slots = bind_args(e, names, false);
+    const Typed none{ETy::of(result), false};
+    if (!slots) return none;
+    if ((*slots)[0] == nullptr) {
+      error(DiagKind::MissingArgument, e.span, "'" + e.name + "' needs an argument for 'input'");
+      return none;
+    }
+    std::vector<double> constants;
+    bool all_known = true, dyn = false;
+    for (size_t i = 0; i < slots->size(); ++i) {
+      Arg* a = (*slots)[i];
+      if (a == nullptr) continue;
+      const Typed t = check(a->value);
+      ExprPtr& v = a->value;
+      const DistributionParamKind kind = i == 0 ? (u64_input ? DistributionParamKind::U64 : DistributionParamKind::F64)
+                                                : params[i - 1].kind;
+      if (kind == DistributionParamKind::Str) coerce(v, t, Ty::str(), true, "'" + names[i] + "' of " + e.name);
+      else if (kind == DistributionParamKind::U64 && t.t.lit != ETy::Lit::Float) coerce(v, t, Ty::u64(), true, "'" + names[i] + "' of " + e.name);
+      else if (t.t.is_literal() || v->ty.is_float()) coerce(v, t, Ty::scalar(TyKind::F64), true, "'" + names[i] + "' of " + e.name);
+      else if (v->ty.is_int()) wrap_cast(v, Ty::scalar(TyKind::F64));
+      else mismatch(*v, v->ty, Ty::scalar(TyKind::F64), "'" + names[i] + "' of " + e.name);
+      if (i == 0) {
+        dyn = t.dynamic;
+        continue;
+      }
+      const auto k = known_constant(*v);
+      if (!k) {
+        error(DiagKind::NotConstant, v->span, "'" + names[i] + "' of " + e.name + " is fixed when the kernel is built: it must be a constant");
+        all_known = false;
+      }
+    }
+    if (!all_known) return none;
+    for (size_t i = 1; i <= table_params; ++i) {
+      const DistributionParam& p = params[i - 1];
+      Arg* a = (*slots)[i];
+      if (p.kind == DistributionParamKind::Str) {
+        const std::string spec = a ? known_constant(*a->value)->as_str() : std::string(p.default_text);
+        auto points = data_points(spec);
+        if (!points) {
+          error(DiagKind::TypeMismatch, a ? a->value->span : e.span, "the data of " + e.name + " must be numbers separated by spaces, commas or semicolons");
+          return none;
+        }
+        constants.insert(constants.end(), points->begin(), points->end());
+      } else if (a) {
+        const ir::Value k = *known_constant(*a->value);
+        constants.push_back(k.ty().is_float() ? k.as_f64() : static_cast<double>(k.as_u64()));
+      } else {
+        constants.push_back(p.default_value.value_or(0.0));
+      }
+    }
+    std::string why;
+    auto table = build_distribution_table(table_name, constants, &why);
+    if (!table) {
+      error(DiagKind::NotConstant, e.span, e.name + ": " + why);
+      return none;
+    }
+    e.table = std::move(*table);
+    std::vector<Arg> ordered;
+    ordered.push_back(std::move(*(*slots)[0]));
+    for (size_t i = table_params + 1; i < slots->size(); ++i) {
+      if ((*slots)[i] == nullptr) {
+        error(DiagKind::MissingArgument, e.span, "'" + e.name + "' needs an argument for '" + names[i] + "'");
+        return none;
+      }
+      ordered.push_back(std::move(*(*slots)[i]));
+    }
+    e.args = std::move(ordered);
+    return Typed{ETy::of(result), dyn};
+  }
+
+  // A function of ir/library_fn.h: u64 parameters take any unsigned integer,
+  // f64 ones any number, `Any` ones any scalar or string.
+  Typed check_library(Expr& e, uint32_t fn) {
+    const ir::LibraryFn& f = ir::library_fns()[fn];
+    const size_t fixed = f.variadic ? f.params.size() - 1 : f.params.size();
+    std::vector<std::string> names(f.param_names.begin(), f.param_names.begin() + static_cast<std::ptrdiff_t>(fixed));
+    auto slots = bind_args(e, names, f.variadic);
+    if (!slots) return Typed{ETy::of(ir::library_ty(f.result)), false};
+    std::vector<Arg> ordered;
+    for (size_t i = 0; i < slots->size(); ++i) {
+      if ((*slots)[i] == nullptr) {
+        error(DiagKind::MissingArgument, e.span, "'" + e.name + "' needs an argument for '" + names[i] + "'");
+        return Typed{ETy::of(ir::library_ty(f.result)), false};
+      }
+      ordered.push_back(std::move(*(*slots)[i]));
+    }
+    for (size_t i = slots->size(); i < e.args.size(); ++i) ordered.push_back(std::move(e.args[i]));
+    e.args = std::move(ordered);
+    bool dyn = false;
+    for (size_t i = 0; i < e.args.size(); ++i) {
+      ExprPtr& a = e.args[i].value;
+      const Typed t = check(a);
+      dyn = dyn || t.dynamic;
+      const std::string what = "argument " + std::to_string(i + 1) + " of " + e.name;
+      switch (f.params[std::min(i, f.params.size() - 1)]) {
+        case ir::LibTy::U64: coerce(a, t, Ty::u64(), true, what); break;
+        case ir::LibTy::Str: coerce(a, t, Ty::str(), true, what); break;
+        case ir::LibTy::F64:
+          if (t.t.is_literal() || a->ty.is_float()) coerce(a, t, Ty::scalar(TyKind::F64), true, what);
+          else if (a->ty.is_int()) wrap_cast(a, Ty::scalar(TyKind::F64));
+          else mismatch(*a, a->ty, Ty::scalar(TyKind::F64), what);
+          break;
+        case ir::LibTy::Any:
+          if (t.t.lit == ETy::Lit::Int) coerce(a, t, Ty::u64(), false, what);
+          else if (t.t.lit == ETy::Lit::Float) coerce(a, t, Ty::scalar(TyKind::F64), false, what);
+          else if (!a->ty.is_scalar() && !a->ty.is_str())
+            error(DiagKind::TypeMismatch, a->span, e.name + " takes numbers, bools and strings, not " + ir::ty_label(a->ty));
+          break;
+      }
+    }
+    return Typed{ETy::of(ir::library_ty(f.result)), dyn};
   }
 
   Typed check_builtin(Expr& e, const BuiltinInfo& b) {

@@ -308,6 +308,11 @@ class Lexer {
         pos_ += 2;
         continue;
       }
+      if (const size_t len = placeholder_length(pos_)) {  // printf's {} and {:spec} stay text
+        literal += text_.substr(pos_, len);
+        pos_ += len;
+        continue;
+      }
       if (c == '{') {
         flush(pos_);
         const size_t close = matching_brace(pos_);
@@ -334,6 +339,15 @@ class Lexer {
     out_.tokens.push_back(std::move(t));
   }
 
+  // A printf placeholder at `at` ("{}" or "{:spec}", no expression starts
+  // with ':'): its length, or 0 when the brace opens an interpolation.
+  size_t placeholder_length(size_t at) const {
+    if (text_[at] != '{' || (this->at(at + 1) != '}' && this->at(at + 1) != ':')) return 0;
+    for (size_t i = at + 1; i < end_ && text_[i] != '\n' && text_[i] != '"'; ++i)
+      if (text_[i] == '}') return i + 1 - at;
+    return 0;
+  }
+
   // The } closing the { at `open`, skipping nested braces and strings (whose
   // own interpolations may hold strings again); npos if none on this line.
   size_t matching_brace(size_t open) const {
@@ -350,6 +364,7 @@ class Lexer {
         if (c == '\\') ++i;
         else if (c == '"') stack.pop_back();
         else if ((c == '{' || c == '}') && doubled) ++i;  // {{ and }} are literal braces
+        else if (const size_t len = placeholder_length(i)) i += len - 1;
         else if (c == '{') stack.push_back({false, 1});
         continue;
       }

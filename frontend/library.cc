@@ -4,7 +4,10 @@
 
 #include "frontend/builtins.h"
 #include "frontend/compile.h"
+#include "frontend/distributions.h"
+#include "frontend/sampled_functions.h"
 #include "frontend/nbrs_names.h"
+#include "ir/library_fn.h"
 #include "ir/value.h"
 
 namespace polydat::frontend {
@@ -56,6 +59,26 @@ LibraryFunction module_entry(const std::string& name, const std::string& text) {
   return f;
 }
 
+std::string library_signature(const ir::LibraryFn& f) {
+  auto label = [](ir::LibTy t) { return t == ir::LibTy::Any ? std::string("any") : ir::ty_label(ir::library_ty(t)); };
+  std::string params;
+  for (size_t i = 0; i < f.params.size(); ++i) {
+    params += (i ? ", " : "") + std::string(f.param_names[i]) + ": " + label(f.params[i]);
+    if (f.variadic && i + 1 == f.params.size()) params += "...";
+  }
+  return std::string(f.name) + "(" + params + ") -> " + label(f.result);
+}
+
+std::string distribution_signature(const DistributionInfo& d) {
+  std::string s = std::string(d.name) + "(input: f64";
+  for (const DistributionParam& p : d.params) {
+    s += ", " + std::string(p.name) + ": " + (p.kind == DistributionParamKind::Str ? "str" : p.kind == DistributionParamKind::U64 ? "u64" : "f64");
+    if (p.kind == DistributionParamKind::Str) s += " = \"" + std::string(p.default_text) + "\"";
+    else if (p.default_value) s += " = " + (p.kind == DistributionParamKind::U64 ? std::to_string(static_cast<uint64_t>(*p.default_value)) : ir::render_float(*p.default_value));
+  }
+  return s + ") -> f64";
+}
+
 }  // namespace
 
 std::vector<LibraryFunction> library_functions() {
@@ -63,6 +86,20 @@ std::vector<LibraryFunction> library_functions() {
   for (const BuiltinInfo& b : builtin_infos())
     out.push_back(LibraryFunction{std::string(b.name), std::string(b.signature), std::string(b.help), "built-in",
                                   b.hardware, is_nbrs_function(b.name)});
+  for (const ir::LibraryFn& f : ir::library_fns())
+    out.push_back(LibraryFunction{std::string(f.name), library_signature(f), std::string(f.help), "library", false,
+                                  is_nbrs_function(f.name)});
+  for (const DistributionInfo& d : distribution_catalog())
+    if (d.gk_callable && d.input_type == "f64")
+      out.push_back(LibraryFunction{std::string(d.name), distribution_signature(d), std::string(d.help), "distribution",
+                                    false, is_nbrs_function(d.name)});
+  for (const SampledFunction& f : sampled_functions()) {
+    std::string sig = std::string(f.name) + "(input: u64";
+    for (const DistributionParam& p : f.params) sig += ", " + std::string(p.name) + (p.kind == DistributionParamKind::U64 ? ": u64" : ": f64");
+    const bool rounds = f.finish == SampleFinish::Round || f.finish == SampleFinish::ClampRound;
+    out.push_back(LibraryFunction{std::string(f.name), sig + (rounds ? ") -> u64" : ") -> f64"), std::string(f.help),
+                                  "distribution", false, is_nbrs_function(f.name)});
+  }
   for (const std::string& name : bundled_module_names())
     out.push_back(module_entry(name, std::string(*bundled_module(name))));
   std::sort(out.begin(), out.end(), [](const LibraryFunction& a, const LibraryFunction& b) { return a.name < b.name; });

@@ -12,7 +12,8 @@ struct LibraryFunction {
   std::string name;
   std::string signature;  // "pcg(position: u64, seed: u64 = 0, stream: u64 = 0) -> u64"
   std::string help;       // one line
-  std::string kind;       // "module" (a bundled .gk file) or "built-in"
+  std::string kind;       // "module" (a bundled .gk file), "built-in", "library" (one IR operation, software),
+                          // or "distribution" (a table built with the kernel, sampled per evaluation)
   bool hardware = false;  // computes with integers and bools only (floats and text are software)
   bool nb_rs = false;     // the name is one of nb-rs's (and then so is the meaning)
 };

@@ -248,6 +248,9 @@ class Lowerer {
   ObjectId call(const Expr& e, const std::string& name) {
     const Callee& callee = u_.callees.at(e.name);
     if (callee.builtin) return builtin(e, *callee.builtin, name);
+    if (callee.library) return library(e, *callee.library, name);
+    if (callee.distribution) return sample(e.table, lower(*e.args[0].value), name, loc(e.span));
+    if (callee.sampled) return sampled(e, *callee.sampled, name);
     const Unit& target = p_.units[callee.unit];
     std::vector<ObjectId> args;
     for (size_t i = 0; i < target.params.size(); ++i) {
@@ -255,6 +258,55 @@ class Lowerer {
       args.push_back(lower(*a));
     }
     return call_unit(callee.unit, args, name, loc(e.span));
+  }
+
+  // nb-rs's LutF64::sample of the checker's table at the quantile u, operation
+  // for operation (distributions.h's sample_table is the reference).
+  // nb-rs's sampling modules: hash, quantile, sample, then the finish.
+  ObjectId sampled(const Expr& e, const SampledFunction& f, const std::string& name) {
+    const ir::SourceLoc at = loc(e.span);
+    const ObjectId q = call_module("unit_interval", {call_module("hash", {lower(*e.args[0].value)}, at)}, at);
+    ObjectId v = sample(e.table, q, f.finish == SampleFinish::None ? name : "", at);
+    auto real = [&](double d) { return must(fb_.constant(Value::f64(d), at)); };
+    if (f.finish == SampleFinish::Latency) v = call_module("clamp_f64", {v, real(0.1), real(999999.0)}, at);
+    if (f.finish == SampleFinish::ClampRound)
+      v = call_module("clamp_f64", {v, lower(*e.args[1].value), lower(*e.args[2].value)}, at);
+    if (f.finish == SampleFinish::Round || f.finish == SampleFinish::ClampRound) v = call_module("round_to_u64", {v}, at);
+    return v;
+  }
+
+  ObjectId sample(const std::vector<double>& table, ObjectId quantile, const std::string& name, ir::SourceLoc at) {
+    const Ty f64 = Ty::scalar(ir::TyKind::F64);
+    auto real = [&](double d) { return must(fb_.constant(Value::f64(d), at)); };
+    auto index = [&](uint64_t v) { return must(fb_.constant(Value::integer(ir::TyKind::U64, v), at)); };
+    auto bin = [&](OpKind op, ObjectId l, ObjectId r) { return must(fb_.binop(op, l, r, Dest::fresh(), at)); };
+    const uint64_t n = table.size();
+    ObjectId u = quantile;
+    // Clamped by comparisons, so a NaN stays NaN.
+    u = must(fb_.phi(real(0.0), u, bin(OpKind::Lt, u, real(0.0)), Dest::fresh(), at));
+    u = must(fb_.phi(real(1.0), u, bin(OpKind::Gt, u, real(1.0)), Dest::fresh(), at));
+    const ObjectId pos = bin(OpKind::Mul, u, real(static_cast<double>(n - 1)));
+    const ObjectId whole = must(fb_.cast(pos, Ty::u64(), Dest::fresh(), at));  // saturating; NaN gives 0
+    const ObjectId i = must(fb_.phi(index(n - 2), whole, bin(OpKind::Gt, whole, index(n - 2)), Dest::fresh(), at));
+    const ObjectId frac = bin(OpKind::Sub, pos, must(fb_.cast(i, f64, Dest::fresh(), at)));
+    std::vector<Value> entries;
+    for (double d : table) entries.push_back(Value::f64(d));
+    const uint32_t rom = must(fb_.add_rom(ir::RomTable{f64, std::move(entries)}, at));
+    const ObjectId lo = must(fb_.rom(rom, i, Dest::fresh(), at));
+    const ObjectId hi = must(fb_.rom(rom, bin(OpKind::Add, i, index(1)), Dest::fresh(), at));
+    return must(fb_.binop(OpKind::Add, bin(OpKind::Mul, lo, bin(OpKind::Sub, real(1.0), frac)), bin(OpKind::Mul, hi, frac),
+                          Dest::fresh(name), at));
+  }
+
+  // The arguments in order, checked and converted to the parameters' types.
+  ObjectId library(const Expr& e, uint32_t fn, const std::string& name) {
+    const ir::SourceLoc at = loc(e.span);
+    std::vector<ObjectId> args;
+    for (const Arg& a : e.args) args.push_back(lower(*a.value));
+    const ObjectId arg = args.size() == 1 ? args.front()
+                         : args.empty()   ? must(fb_.constant(Value(), at))
+                                          : must(fb_.pack(args, Dest::fresh(), at));
+    return must(fb_.library(fn, arg, Dest::fresh(name), at));
   }
 
   // A module the unit resolved (a call of it, or a built-in that uses it), with one result.

@@ -1,4 +1,5 @@
 #include "frontend/program.h"
+#include "ir/library_fn.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -138,8 +139,21 @@ void Program::discover_unit(size_t ui) {
     const auto [name, span] = calls[c];
     if (units[ui].callees.count(name) || unknown.count(name)) continue;
     if (auto b = find_builtin(name)) {
-      units[ui].callees[name] = Callee{b->id, 0};
+      units[ui].callees[name] = Callee{b->id, 0, std::nullopt, nullptr, nullptr};
       if (!b->uses.empty()) calls.emplace_back(std::string(b->uses), span);  // one_of hashes with `hash`
+      continue;
+    }
+    if (auto fn = ir::find_library_fn(name)) {
+      units[ui].callees[name] = Callee{std::nullopt, 0, *fn, nullptr, nullptr};
+      continue;
+    }
+    if (const DistributionInfo* d = find_distribution(name); d && d->gk_callable && d->input_type == "f64") {
+      units[ui].callees[name] = Callee{std::nullopt, 0, std::nullopt, d, nullptr};
+      continue;
+    }
+    if (const SampledFunction* sf = find_sampled_function(name)) {
+      units[ui].callees[name] = Callee{std::nullopt, 0, std::nullopt, nullptr, sf};
+      for (std::string_view m : kSampledFunctionUses) calls.emplace_back(std::string(m), span);
       continue;
     }
     std::optional<size_t> target;
@@ -150,7 +164,7 @@ void Program::discover_unit(size_t ui) {
       unknown.insert(name);
       continue;
     }
-    units[ui].callees[name] = Callee{std::nullopt, *target};
+    units[ui].callees[name] = Callee{std::nullopt, *target, std::nullopt, nullptr, nullptr};
     units[ui].deps.push_back(*target);
   }
 }
@@ -189,6 +203,10 @@ std::optional<size_t> Program::resolve_module(const std::string& name, const std
   }
   std::vector<std::string> known = builtin_names();
   for (const std::string& n : bundled_module_names()) known.push_back(n);
+  for (const ir::LibraryFn& f : ir::library_fns()) known.emplace_back(f.name);
+  for (const DistributionInfo& d : distribution_catalog())
+    if (d.gk_callable) known.emplace_back(d.name);
+  for (const SampledFunction& f : sampled_functions()) known.emplace_back(f.name);
   for (const Unit& u : units)
     if (u.is_def) known.push_back(u.name);
   std::string message = "unknown function '" + name + "'";

@@ -10,6 +10,8 @@
 
 #include "frontend/ast.h"
 #include "frontend/builtins.h"
+#include "frontend/distributions.h"
+#include "frontend/sampled_functions.h"
 #include "frontend/diagnostics.h"
 #include "ir/value.h"
 
@@ -33,7 +35,10 @@ struct Port {
 
 struct Callee {
   std::optional<Builtin> builtin;
-  size_t unit = 0;  // when not a builtin
+  size_t unit = 0;  // a module, when neither a builtin nor a library function
+  std::optional<uint32_t> library;  // a function of ir/library_fn.h
+  const DistributionInfo* distribution = nullptr;  // a table-sampled distribution (distributions.h)
+  const SampledFunction* sampled = nullptr;        // nb-rs's sampling modules (sampled_functions.h)
 };
 
 struct Unit {

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "hls/dfg_builder.h"
+#include "ir/library_fn.h"
 #include "ir/topo.h"
 
 namespace polydat::hls {
@@ -348,6 +349,10 @@ class Builder {
       }
       case OpKind::Call:
         return HlsError{"not-inlined", "a call was not inlined", m.loc};
+      case OpKind::LibFn:
+        return HlsError{"software-only",
+                        std::string(ir::library_fns()[m.op.library_fn()].name) + " runs on the software engines only",
+                        m.loc};
       case OpKind::Add: set(b_.op(Op::Add, w, {in[0], in[1]})); return std::nullopt;
       case OpKind::Sub: set(b_.op(Op::Sub, w, {in[0], in[1]})); return std::nullopt;
       case OpKind::Mul: set(b_.op(Op::Mul, w, {in[0], in[1]})); return std::nullopt;

@@ -1,3 +1,4 @@
+#include "ir/library_fn.h"
 #include "ir/builder.h"
 
 #include <algorithm>
@@ -180,6 +181,17 @@ Result<Unit> IrBuilder::check_loops(FuncId f) const {
     if (exits_per_merge[m] == 0)
       return err(IrErrorKind::LoopWithoutExit, "the loop has no exit", g_.object(m).loc);
   return Unit{};
+}
+
+Result<uint32_t> IrBuilder::add_rom(RomTable table, SourceLoc loc) {
+  if (table.entries.empty() || !table.element.is_scalar())
+    return err(IrErrorKind::TypeMismatch, "a table needs entries of one scalar type", loc);
+  for (const Value& v : table.entries)
+    if (!(v.ty() == table.element)) return err(IrErrorKind::TypeMismatch, "a table entry is not " + ty_label(table.element), loc);
+  for (uint32_t r = 0; r < g_.roms_.size(); ++r)
+    if (g_.roms_[r] == table) return r;
+  g_.roms_.push_back(std::move(table));
+  return static_cast<uint32_t>(g_.roms_.size() - 1);
 }
 
 Result<CategoryIr> IrBuilder::seal(FuncId entry) && {
@@ -417,6 +429,28 @@ Result<ObjectId> FnBuilder::call(FuncId callee, ObjectId arg, Dest dest, SourceL
   auto t = plan(g.object(fd.output).ty, dest, loc);
   if (!t) return t.error();
   return apply(Operation::call(callee), arg, *t, loc);
+}
+
+Result<ObjectId> FnBuilder::library(uint32_t fn, ObjectId arg, Dest dest, SourceLoc loc) {
+  if (auto r = usable(); !r) return r.error();
+  auto at = operand(arg, loc);
+  if (!at) return at.error();
+  const auto rt = library_result(fn, *at);
+  if (!rt) return err(IrErrorKind::TypeMismatch, "library function #" + std::to_string(fn) + " does not apply to " + ty_label(*at), loc);
+  auto t = plan(*rt, dest, loc);
+  if (!t) return t.error();
+  return apply(Operation::library(fn), arg, *t, loc);
+}
+
+Result<ObjectId> FnBuilder::rom(uint32_t rom, ObjectId index, Dest dest, SourceLoc loc) {
+  if (auto r = usable(); !r) return r.error();
+  auto it = operand(index, loc);
+  if (!it) return it.error();
+  if (!b_->g_.has_rom(rom)) return err(IrErrorKind::UnknownObject, "no table #" + std::to_string(rom), loc);
+  if (!it->is_unsigned_int()) return err(IrErrorKind::TypeMismatch, "a table index is unsigned, not " + ty_label(*it), loc);
+  auto t = plan(b_->g_.roms_[rom].element, dest, loc);
+  if (!t) return t.error();
+  return apply(Operation::rom(rom), index, *t, loc);
 }
 
 Result<Unit> FnBuilder::output(ObjectId value, std::optional<uint32_t> slot, SourceLoc loc) {

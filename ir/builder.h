@@ -43,6 +43,8 @@ class IrBuilder {
   Result<FnBuilder> build_fn(FuncId f);
   // Freezes the graph and runs the global checks.
   Result<CategoryIr> seal(FuncId entry) &&;
+  // A constant table for Rom lookups (an equal table already added is reused).
+  Result<uint32_t> add_rom(RomTable table, SourceLoc loc);
 
  private:
   friend class FnBuilder;
@@ -98,6 +100,11 @@ class FnBuilder {
   // cond ? t : f, both evaluated.
   Result<ObjectId> phi(ObjectId t, ObjectId f, ObjectId cond, Dest dest, SourceLoc loc);
   Result<ObjectId> call(FuncId callee, ObjectId arg, Dest dest, SourceLoc loc);
+  // Library function `fn` of ir/library_fn.h on its argument (a product when several).
+  Result<ObjectId> library(uint32_t fn, ObjectId arg, Dest dest, SourceLoc loc);
+  Result<uint32_t> add_rom(RomTable table, SourceLoc loc) { return b_->add_rom(std::move(table), loc); }
+  // Entry `index % size` of the graph's table `rom` (from add_rom).
+  Result<ObjectId> rom(uint32_t rom, ObjectId index, Dest dest, SourceLoc loc);
   // A bare `x -> ret` (slot empty) or `x -> ret.k` for an existing object.
   Result<Unit> output(ObjectId value, std::optional<uint32_t> slot, SourceLoc loc);
 

@@ -1,3 +1,4 @@
+#include "ir/library_fn.h"
 #include "ir/dump_labels.h"
 
 #include <array>
@@ -92,6 +93,10 @@ std::string edge_text(const CategoryIr& ir, const Morphism& m) {
   switch (op.kind) {
     case OpKind::Pair: return "Pair " + std::to_string(op.slot()) + "/" + std::to_string(op.arity());
     case OpKind::Proj: return "Proj " + std::to_string(op.index());
+    case OpKind::Rom: return "Rom #" + std::to_string(op.rom());
+    case OpKind::LibFn:
+      return "LibFn " + (op.library_fn() < library_fns().size() ? std::string(library_fns()[op.library_fn()].name)
+                                                              : "?" + std::to_string(op.a));
     case OpKind::Call:
       return "Call " + (ir.has_func(op.callee()) ? ir.func(op.callee()).name : "?" + std::to_string(op.a));
     case OpKind::Cast: return "Cast " + ty_label(ir.object(m.target).ty);

@@ -1,3 +1,4 @@
+#include "ir/library_fn.h"
 #include "ir/fold_pass.h"
 
 #include <vector>
@@ -72,6 +73,9 @@ std::optional<Replacement> fold(const CategoryIr& ir, const std::vector<bool>& l
     case OpKind::Cast:
       if (v) return Replacement::constant(eval_cast(*v, obj.ty));
       return std::nullopt;
+    case OpKind::Rom:
+      if (v) return Replacement::constant(rom_entry(ir.rom(m.op.rom()), v->as_u64()));
+      return std::nullopt;
     case OpKind::Phi: {
       if (v) return Replacement::constant(v->elems()[2].as_bool() ? v->elems()[0] : v->elems()[1]);
       if (source.is_volatile || !built_by_pairs(ir, m.source)) return std::nullopt;
@@ -93,6 +97,7 @@ std::optional<Replacement> fold(const CategoryIr& ir, const std::vector<bool>& l
   switch (form_of(m.op.kind)) {
     case Form::Unary: return Replacement::constant(eval_unary(m.op.kind, *v));
     case Form::Binary: return Replacement::constant(eval_binary(m.op.kind, v->elems().at(0), v->elems().at(1)));
+    case Form::Library: return Replacement::constant(eval_library(m.op.library_fn(), *v));
     default: return std::nullopt;
   }
 }

@@ -49,6 +49,16 @@ struct FuncDef {
   SourceLoc loc;
 };
 
+// A constant table the Rom operation reads: entries of one scalar type.
+struct RomTable {
+  Ty element;
+  std::vector<Value> entries;  // at least one
+  friend bool operator==(const RomTable&, const RomTable&) = default;
+};
+
+// Out-of-range indexes wrap, the language's rule for tables.
+inline const Value& rom_entry(const RomTable& t, uint64_t index) { return t.entries[index % t.entries.size()]; }
+
 struct GraphSurgery;  // tests only: corrupts sealed graphs to exercise validate()
 
 // Immutable after IrBuilder::seal. Ids index dense vectors in insertion order,
@@ -65,6 +75,9 @@ class CategoryIr {
   std::span<const MorphismId> out_edges(ObjectId id) const { return out_edges_.at(id.v); }
   FuncId owner(ObjectId id) const { return object(id).owner; }
   FuncId entry() const { return entry_; }
+  std::span<const RomTable> roms() const { return roms_; }
+  bool has_rom(uint32_t r) const { return r < roms_.size(); }
+  const RomTable& rom(uint32_t r) const { return roms_.at(r); }
 
   bool has_object(ObjectId id) const { return id.v < objects_.size(); }
   bool has_func(FuncId id) const { return id.v < funcs_.size(); }
@@ -80,6 +93,7 @@ class CategoryIr {
   std::vector<Object> objects_;
   std::vector<Morphism> morphisms_;
   std::vector<FuncDef> funcs_;
+  std::vector<RomTable> roms_;
   std::vector<std::vector<MorphismId>> in_edges_;   // by target
   std::vector<std::vector<MorphismId>> out_edges_;  // by source
   FuncId entry_;

@@ -366,6 +366,8 @@ void FunctionCopy::complete_single(ObjectId t, const Morphism& m) {
   switch (m.op.kind) {
     case OpKind::Proj: id = take(fb_.proj(materialize(m.source), m.op.index(), d, m.loc)); break;
     case OpKind::Cast: id = take(fb_.cast(materialize(m.source), obj.ty, d, m.loc)); break;
+    case OpKind::LibFn: id = take(fb_.library(m.op.library_fn(), materialize(m.source), d, m.loc)); break;
+    case OpKind::Rom: id = take(fb_.rom(m.op.rom(), materialize(m.source), d, m.loc)); break;
     case OpKind::Call:
       id = copy_call(t, m, d);
       if (!id.valid()) return;  // written to the Return, or recorded as an alias
@@ -491,6 +493,7 @@ Result<CategoryIr> copy_graph(const CategoryIr& src, std::span<const FuncId> fun
                               const CopyHooks& hooks) {
   try {
     IrBuilder b;
+    for (const RomTable& t : src.roms()) take(b.add_rom(t, {}));  // the same ids: each table once
     Shared sh{std::vector<FuncId>(src.funcs().size()), {}};
     for (FuncId f : funcs) {
       const FuncDef& fd = src.func(f);

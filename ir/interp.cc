@@ -1,3 +1,4 @@
+#include "ir/library_fn.h"
 #include "ir/interp.h"
 
 #include "ir/exec_plan.h"
@@ -135,6 +136,8 @@ Expected<Value, InterpError> Interpreter::run(FuncId f, const Value& input) {
       case OpKind::LoopExit: dst = src.elems()[0]; break;  // the guard is false once its loop has ended
       case OpKind::Phi: dst = src.elems()[2].as_bool() ? src.elems()[0] : src.elems()[1]; break;
       case OpKind::Cast: dst = eval_cast(src, ir_.object(m.target).ty); break;
+      case OpKind::LibFn: dst = eval_library(m.op.library_fn(), src); break;
+      case OpKind::Rom: dst = rom_entry(ir_.rom(m.op.rom()), src.as_u64()); break;
       case OpKind::Call: {
         const Value arg = src;
         const size_t caller = fr.act;

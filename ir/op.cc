@@ -10,7 +10,7 @@ constexpr std::array<std::string_view, kNumOpKinds> kNames = {
     "Le", "Ge", "And", "Or", "Xor", "Not", "Shl", "Shr", "Rotl", "Rotr", "Pow", "Cast",
     "Popcount", "Clz", "Ctz", "ToStr", "Concat", "FormatDec", "Hex", "FormatRadix", "FormatFixed",
     "Sqrt", "Exp", "Ln", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Atan2", "Floor", "Ceil", "Round", "Trunc", "Abs",
-    "Phi", "Call", "LoopEnter", "LoopBack", "LoopExit", "Output",
+    "Phi", "Call", "LibFn", "Rom", "LoopEnter", "LoopBack", "LoopExit", "Output",
 };
 }  // namespace
 

@@ -21,6 +21,8 @@ enum class OpKind : uint8_t {
   Floor, Ceil, Round, Trunc, Abs,            // exact float rounding (Round: half away from zero)
   Phi,                                       // (t, f, cond) -> cond ? t : f
   Call,                                      // a named function
+  LibFn,                                     // a library function of ir/library_fn.h (software engines only)
+  Rom,                                       // index -> the graph's constant table a, entry index % size
   LoopEnter, LoopBack, LoopExit,             // the inline loop (merge enter, back edge, exit)
   Output,                                    // the one identity-shaped morphism: x -> ret
 };
@@ -29,18 +31,22 @@ inline constexpr int kNumOpKinds = static_cast<int>(OpKind::Output) + 1;
 
 struct Operation {
   OpKind kind = OpKind::Output;
-  uint32_t a = 0;  // Pair: slot; Proj: index; Call: callee
+  uint32_t a = 0;  // Pair: slot; Proj: index; Call: callee; LibFn: the registry index; Rom: the table
   uint32_t b = 0;  // Pair: arity
 
   static Operation simple(OpKind k) { return {k, 0, 0}; }
   static Operation pair(uint32_t slot, uint32_t arity) { return {OpKind::Pair, slot, arity}; }
   static Operation proj(uint32_t index) { return {OpKind::Proj, index, 0}; }
   static Operation call(FuncId f) { return {OpKind::Call, f.v, 0}; }
+  static Operation library(uint32_t fn) { return {OpKind::LibFn, fn, 0}; }
+  static Operation rom(uint32_t table) { return {OpKind::Rom, table, 0}; }
 
   uint32_t slot() const { return a; }
   uint32_t arity() const { return b; }
   uint32_t index() const { return a; }
   FuncId callee() const { return FuncId(a); }
+  uint32_t library_fn() const { return a; }
+  uint32_t rom() const { return a; }
 
   friend bool operator==(const Operation&, const Operation&) = default;
 };

@@ -25,6 +25,12 @@ std::string to_text(const CategoryIr& ir) {
     }
     out += "\n";
   }
+  for (size_t r = 0; r < ir.roms().size(); ++r) {
+    const RomTable& t = ir.roms()[r];
+    out += "rom #" + std::to_string(r) + ": " + ty_label(t.element) + " x " + std::to_string(t.entries.size()) + " =";
+    for (const Value& v : t.entries) out += " " + render(v);
+    out += "\n";
+  }
   return out;
 }
 

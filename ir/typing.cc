@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "ir/library_fn.h"
+
 namespace polydat::ir {
 
 namespace {
@@ -63,6 +65,8 @@ constexpr std::array kTable = {
     OpTyping{Atan2, F::Binary, C::Float, C::Float, true, R::Operand},
     OpTyping{Phi, F::Select, C::Any, C::Bool, false, R::Operand},
     OpTyping{Call, F::Apply, C::Any, C::Any, false, R::Shape},
+    OpTyping{LibFn, F::Library, C::Any, C::Any, false, R::Shape},
+    OpTyping{Rom, F::Lookup, C::Unsigned, C::Any, false, R::Shape},
     OpTyping{LoopEnter, F::Move, C::Any, C::Any, false, R::Shape},
     OpTyping{LoopBack, F::Route, C::Any, C::Bool, false, R::Shape},
     OpTyping{LoopExit, F::Route, C::Any, C::Bool, false, R::Shape},
@@ -159,6 +163,12 @@ bool edge_type_ok(const Operation& op, const Ty& source, const Ty& target, const
       return source == target;
     case F::Apply:
       return callee != nullptr && callee->input == source && callee->output == target;
+    case F::Lookup:
+      return callee != nullptr && source.is_unsigned_int() && callee->output == target;
+    case F::Library: {
+      const auto t = library_result(op.library_fn(), source);
+      return t && *t == target;
+    }
   }
   return false;
 }

@@ -21,6 +21,8 @@ enum class Form : uint8_t {
   Route,       // (T, bool) -> T: LoopBack and LoopExit
   Move,        // T -> T: LoopEnter and Output
   Apply,       // Call: the callee's input -> its output
+  Lookup,      // Rom: an unsigned index -> the table's element type
+  Library,     // LibFn: the argument (a product of them when several) -> the registry's result
 };
 
 // Sets of types an operand may have.
@@ -61,7 +63,7 @@ struct Signature {
 };
 
 // Whether an edge `source --op--> target` is typed by a row of the table.
-// `callee` is the callee's signature for Call (ignored otherwise).
+// `callee` is the callee's signature for Call, {index, element} for Rom (ignored otherwise).
 bool edge_type_ok(const Operation& op, const Ty& source, const Ty& target,
                   const Signature* callee = nullptr);
 

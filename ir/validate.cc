@@ -547,6 +547,12 @@ class Validator {
       sig = Signature{ir_.object(fd.input).ty, ir_.object(fd.output).ty};
       callee = &sig;
     }
+    if (m.op.kind == OpKind::Rom) {
+      if (!ir_.has_rom(m.op.rom()))
+        return report(IrErrorKind::UnknownObject, edge_text(id) + " reads table #" + std::to_string(m.op.rom()) + ", which does not exist", f, {}, id);
+      sig = Signature{src.ty, ir_.rom(m.op.rom()).element};
+      callee = &sig;
+    }
     if (!edge_type_ok(m.op, src.ty, tgt.ty, callee))
       report(mismatch, edge_text(id) + " does not type " + ty_label(src.ty) + " -> " + ty_label(tgt.ty), f, m.target,
              id);

@@ -16,7 +16,7 @@ bool uses_runtime(const ir::CategoryIr& ir, ir::FuncId f, const RecordLayout& ou
     if (ir.owner(m.target) != f) continue;
     const ir::OpKind k = m.op.kind;
     if (k == ir::OpKind::ToStr || k == ir::OpKind::Concat || k == ir::OpKind::FormatDec || k == ir::OpKind::Hex ||
-        k == ir::OpKind::FormatRadix || k == ir::OpKind::FormatFixed)
+        k == ir::OpKind::FormatRadix || k == ir::OpKind::FormatFixed || k == ir::OpKind::LibFn)
       return true;
   }
   return false;

@@ -1,3 +1,7 @@
+// GCC 12 pairs llvm::GlobalVariable's placement operator new with its sized delete
+// and warns falsely once a function creates several globals.
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+
 #include "sim/llvm/lower.h"
 
 #include <algorithm>
@@ -10,6 +14,7 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include "ir/library_fn.h"
 #include "ir/exec_plan.h"
 #include "sim/llvm/record_layout.h"
 
@@ -349,9 +354,58 @@ class Lowerer {
                            {spill(component(m.source, 0).at(0)), spill(component(m.source, 1).at(0))})};
         return ir::Unit{};
       }
+      case OpKind::LibFn:
+        dst = {library_call(m, src_ty)};
+        return ir::Unit{};
+      case OpKind::Rom:
+        dst = {rom_lookup(ir_.rom(m.op.rom()), leaves_[m.source.v].at(0))};
+        return ir::Unit{};
       default:
         return "the operation " + std::string(ir::op_name(m.op.kind)) + " has no native lowering";
     }
+  }
+
+  // entries[index % size] from a private constant array.
+  llvm::Value* rom_lookup(const ir::RomTable& t, llvm::Value* index) {
+    llvm::Type* elem = llvm_type(t.element);
+    std::vector<llvm::Constant*> entries;
+    for (const ir::Value& v : t.entries) entries.push_back(llvm::cast<llvm::Constant>(constant(t.element, v.bits())));
+    auto* array_ty = llvm::ArrayType::get(elem, entries.size());
+    auto* g = new llvm::GlobalVariable(mod_, array_ty, true, llvm::GlobalValue::PrivateLinkage,
+                                       llvm::ConstantArray::get(array_ty, entries), "rom");
+    g->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+    llvm::Value* i = b_.CreateURem(b_.CreateZExt(index, b_.getInt64Ty()), b_.getInt64(entries.size()));
+    return b_.CreateLoad(elem, b_.CreateInBoundsGEP(array_ty, g, {b_.getInt64(0), i}));
+  }
+
+  // A library function through the runtime, which calls the interpreter's eval:
+  // the arguments go as an array of PolydatLibArg.
+  llvm::Value* library_call(const ir::Morphism& m, const Ty& src_ty) {
+    const std::vector<Ty> args = ir::library_args(src_ty);
+    llvm::Type* ptr = llvm::PointerType::get(ctx_, 0);
+    llvm::StructType* arg_ty = llvm::StructType::get(ctx_, {b_.getInt64Ty(), ptr, b_.getInt64Ty(), b_.getInt32Ty()});
+    llvm::Value* array = entry_alloca(llvm::ArrayType::get(arg_ty, std::max<size_t>(args.size(), 1)));
+    for (size_t i = 0; i < args.size(); ++i) {
+      llvm::Value* x = src_ty.kind() == TyKind::Tuple ? component(m.source, i).at(0) : leaves_[m.source.v].at(0);
+      auto field = [&](unsigned f) { return b_.CreateConstInBoundsGEP2_32(arg_ty, array, static_cast<unsigned>(i), f); };
+      llvm::Value* at = b_.CreateConstInBoundsGEP1_32(arg_ty, array, static_cast<unsigned>(i));
+      b_.CreateStore(llvm::Constant::getNullValue(arg_ty), at);
+      if (args[i].is_str()) {
+        b_.CreateStore(b_.CreateExtractValue(x, 0), field(1));
+        b_.CreateStore(b_.CreateExtractValue(x, 1), field(2));
+      } else {
+        b_.CreateStore(pattern64(x, args[i]), field(0));
+      }
+      b_.CreateStore(b_.getInt32(static_cast<uint32_t>(args[i].kind())), field(3));
+    }
+    llvm::Value* fn = b_.getInt32(m.op.library_fn());
+    llvm::Value* n = b_.getInt32(static_cast<uint32_t>(args.size()));
+    const Ty result = ir_.object(m.target).ty;
+    if (result.is_str()) return string_step(m, "polydat_rt_library_str", {b_.getInt32Ty(), ptr, b_.getInt32Ty()}, {fn, array, n});
+    llvm::FunctionCallee bits_fn = mod_.getOrInsertFunction(
+        "polydat_rt_library_bits", llvm::FunctionType::get(b_.getInt64Ty(), {b_.getInt32Ty(), ptr, b_.getInt32Ty()}, false));
+    llvm::Value* bits = b_.CreateCall(bits_fn, {fn, array, n});
+    return result.kind() == TyKind::F64 ? b_.CreateBitCast(bits, b_.getDoubleTy()) : bits;
   }
 
   // A scalar's bit pattern zero-extended to 64 bits, as ir::Value keeps it.

@@ -1,10 +1,13 @@
 #include "sim/llvm/runtime.h"
 
+#include <bit>
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
+#include "ir/library_fn.h"
 #include "ir/semantics.h"
 #include "ir/value.h"
 
@@ -23,6 +26,22 @@ void publish_in_scratch(PolydatScratch* s, StrView* out, const std::string& text
   }
   if (!text.empty()) std::memcpy(s->data, text.data(), text.size());
   *out = StrView{s->data, text.size()};
+}
+
+// The arguments as the interpreter holds them, so both engines run one eval.
+polydat::ir::Value call_library(uint32_t fn, const PolydatLibArg* args, uint32_t n) {
+  using polydat::ir::TyKind;
+  using polydat::ir::Value;
+  std::vector<Value> values;
+  for (uint32_t i = 0; i < n; ++i) {
+    const auto k = static_cast<TyKind>(args[i].kind);
+    if (k == TyKind::Str) values.push_back(Value::str(std::string(args[i].ptr, args[i].len)));
+    else if (k == TyKind::Bool) values.push_back(Value::boolean(args[i].bits != 0));
+    else if (k == TyKind::F64) values.push_back(Value::f64(std::bit_cast<double>(args[i].bits)));
+    else if (k == TyKind::F32) values.push_back(Value::f32(std::bit_cast<float>(static_cast<uint32_t>(args[i].bits))));
+    else values.push_back(Value::integer(k, args[i].bits));
+  }
+  return polydat::ir::library_fns()[fn].eval(values);
 }
 
 struct Chunk {
@@ -68,6 +87,14 @@ void polydat_rt_concat(PolydatScratch* s, StrView* out, const StrView* a, const 
   publish_in_scratch(s, out, text);
 }
 
+void polydat_rt_library_str(PolydatScratch* s, StrView* out, uint32_t fn, const PolydatLibArg* args, uint32_t n) {
+  publish_in_scratch(s, out, call_library(fn, args, n).as_str());
+}
+
+uint64_t polydat_rt_library_bits(uint32_t fn, const PolydatLibArg* args, uint32_t n) {
+  return call_library(fn, args, n).bits();
+}
+
 void polydat_rt_publish(PolydatStore* store, StrView* field) {
   auto* c = static_cast<Chunk*>(std::malloc(sizeof(Chunk) + field->len + 1));
   if (!c) std::abort();
@@ -96,6 +123,8 @@ const RuntimeSymbol* runtime_symbols(size_t& count) {
   static const RuntimeSymbol symbols[] = {
       {"polydat_rt_to_str", reinterpret_cast<void*>(&polydat_rt_to_str)},
       {"polydat_rt_hex", reinterpret_cast<void*>(&polydat_rt_hex)},
+      {"polydat_rt_library_str", reinterpret_cast<void*>(&polydat_rt_library_str)},
+      {"polydat_rt_library_bits", reinterpret_cast<void*>(&polydat_rt_library_bits)},
       {"polydat_rt_format_dec", reinterpret_cast<void*>(&polydat_rt_format_dec)},
       {"polydat_rt_format_radix", reinterpret_cast<void*>(&polydat_rt_format_radix)},
       {"polydat_rt_format_fixed", reinterpret_cast<void*>(&polydat_rt_format_fixed)},

@@ -31,6 +31,19 @@ void polydat_rt_format_fixed(PolydatScratch* s, polydat::sim::StrView* out, doub
 void polydat_rt_format_radix(PolydatScratch* s, polydat::sim::StrView* out, uint64_t value, uint64_t radix);
 void polydat_rt_concat(PolydatScratch* s, polydat::sim::StrView* out, const polydat::sim::StrView* a,
                        const polydat::sim::StrView* b);
+// One argument of a library function (ir/library_fn.h): a scalar's bit pattern
+// and ir::TyKind, or a string's bytes.
+struct PolydatLibArg {
+  uint64_t bits;
+  const char* ptr;
+  uint64_t len;
+  uint32_t kind;
+};
+// Library function `fn` on `n` arguments: a text result into the step's scratch,
+// a u64 or f64 result as its bit pattern.
+void polydat_rt_library_str(PolydatScratch* s, polydat::sim::StrView* out, uint32_t fn, const PolydatLibArg* args,
+                            uint32_t n);
+uint64_t polydat_rt_library_bits(uint32_t fn, const PolydatLibArg* args, uint32_t n);
 // Copies the string `field` names into the store and points `field` at the copy.
 void polydat_rt_publish(PolydatStore* store, polydat::sim::StrView* field);
 // Frees every string of the previous batch.

@@ -50,7 +50,8 @@ std::vector<std::string> systemc_flags(const std::string& trace) {
   flags.insert(flags.end(), {"-CFLAGS", std::string("-I") + POLYDAT_SC_INCLUDE_ROOT});
   std::string libs;
   for (const std::string& l : reference_libraries()) libs += l + " ";
-  flags.insert(flags.end(), {"-LDFLAGS", libs + "-lsystemc -pthread -latomic"});
+  // libcrypto: the reference model links the IR library, whose digests call OpenSSL.
+  flags.insert(flags.end(), {"-LDFLAGS", libs + "-lcrypto -lsystemc -pthread -latomic"});
   return flags;
 }
 

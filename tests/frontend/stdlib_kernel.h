@@ -4,10 +4,13 @@
 
 #include <doctest/doctest.h>
 
+#include <bit>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
+
+#include <xxhash.h>
 
 #include "frontend/compile.h"
 #include "ir/interp.h"
@@ -17,6 +20,10 @@ namespace polydat::stdlibtest {
 
 inline constexpr uint64_t kAllOnes = ~uint64_t{0};
 inline ir::Value u64(uint64_t v) { return ir::Value::integer(ir::TyKind::U64, v); }
+inline ir::Value f64(double v) { return ir::Value::f64(v); }
+// The library's hash, from the xxHash library: XXH3 of the 8 little-endian bytes.
+inline uint64_t ref_hash(uint64_t x) { return XXH3_64bits(&x, sizeof x); }
+inline uint64_t bits_of(double d) { return std::bit_cast<uint64_t>(d); }
 
 class Kernel {
  public:

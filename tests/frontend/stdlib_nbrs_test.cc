@@ -26,17 +26,13 @@ using ir::Value;
 
 using stdlibtest::kAllOnes;
 using stdlibtest::Kernel;
+using stdlibtest::bits_of;
+using stdlibtest::f64;
+using stdlibtest::ref_hash;
 using stdlibtest::u64;
 
 namespace {
 
-Value f64(double v) { return Value::f64(v); }
-uint64_t ref_hash(uint64_t x) { return XXH3_64bits(&x, sizeof x); }  // little-endian host
-uint64_t bits_of(double d) {
-  uint64_t b;
-  std::memcpy(&b, &d, sizeof b);
-  return b;
-}
 
 // 0, 1, small counts, every power of two and its neighbours, the top, and random values.
 std::vector<uint64_t> samples(size_t random_count, uint64_t seed) {

@@ -422,11 +422,15 @@ std::vector<std::string> unit_problems(const Design& d, std::optional<uint32_t> 
     }
     const bool general = std::any_of(fu.ops.begin(), fu.ops.end(), [&](ValueId v) { return general_multiplication(d, v); });
     const bool by_constant = std::any_of(fu.ops.begin(), fu.ops.end(), [&](ValueId v) { return !general_multiplication(d, v); });
-    if (general && by_constant) problems.push_back("unit " + std::to_string(u) + " mixes general and constant multiplications");
-    if (by_constant && fu.ops.size() > 1 && !divmod_pair) problems.push_back("unit " + std::to_string(u) + " shares an operation that is not a general multiplication");
-    if (fu.ops.empty()) problems.push_back("unit " + std::to_string(u) + " has no operation");
-    // An FSM shares its DSP blocks across states: the device has only so many.
+    // An FSM shares its DSP blocks across states: the device has only so many,
+    // and a DSP multiplies a constant operand as well as a variable one.
     const bool on_dsp = std::all_of(fu.ops.begin(), fu.ops.end(), [&](ValueId v) { return d.is_dsp(v); });
+    const bool shared_dsp = d.kind == DesignKind::Fsm && on_dsp;
+    if (general && by_constant && !shared_dsp)
+      problems.push_back("unit " + std::to_string(u) + " mixes general and constant multiplications");
+    if (by_constant && fu.ops.size() > 1 && !divmod_pair && !shared_dsp)
+      problems.push_back("unit " + std::to_string(u) + " shares an operation that is not a general multiplication");
+    if (fu.ops.empty()) problems.push_back("unit " + std::to_string(u) + " has no operation");
     const bool may_share = d.kind == DesignKind::Fsm && (max_mul || on_dsp);
     if (!fu.ops.empty() && !may_share && fu.ops.size() > 1 && !divmod_pair)
       problems.push_back("unit " + std::to_string(u) + " is shared without a limit");

@@ -126,6 +126,7 @@ class KernelWriter {
   std::string float_expr(TyKind t, int depth);
   std::string bool_expr(int depth);
   std::string str_expr(int depth);
+  std::string library_text(int depth);
   std::string mixed_operands(TyKind t, int depth, const std::vector<std::string>& ops);
   std::string literal_operand(TyKind t, int depth, const std::vector<std::string>& ops);
   std::string shift_amount(TyKind t, int depth);
@@ -361,8 +362,25 @@ std::string KernelWriter::str_expr(int d) {
       features_.insert("format-radix");
       static const char* const kRadixes[] = {"2", "8", "10", "16"};
       return call("format_u64", {expr(one_of(kUnsigned), d - 1), one_of(kRadixes)});
-    case 4: return if_expr(TyKind::Str, d);
+    case 4:
+      if (chance(50)) return library_text(d);
+      return if_expr(TyKind::Str, d);
     default: return interpolation(d);
+  }
+}
+
+// The library's text operations (one LibFn each): codecs over text or the
+// hex of bytes, digests, uuids, printf with placeholders.
+std::string KernelWriter::library_text(int d) {
+  features_.insert("library-text");
+  static const char* const kCodecs[] = {"to_hex", "from_hex", "sha256", "md5", "to_base64", "from_base64",
+                                        "url_encode", "url_decode", "html_encode", "html_decode", "to_base32",
+                                        "from_base32"};
+  switch (pick(4)) {
+    case 0: return call("hashed_uuid", {expr(TyKind::U64, d - 1)});
+    case 1: return call(one_of(kCodecs), {call("u64_to_bytes", {expr(TyKind::U64, d - 1)})});
+    case 2: return call("printf", {"\"v={} w={:.2}\"", expr(one_of(kUnsigned), d - 1), expr(TyKind::F64, d - 1)});
+    default: return call(one_of(kCodecs), {str_expr(d - 1)});
   }
 }
 
@@ -468,6 +486,11 @@ std::optional<std::string> KernelWriter::call_of(TyKind t, int d) {
     if (m.result == t && (!m.has_loop || can_call_loopy())) fits.push_back(&m);
   if (!fits.empty() && chance(60)) return module_call(*fits[pick(fits.size())], d);
   if (t == TyKind::F64) {
+    if (chance(30)) {  // a distribution: its table is a Rom
+      features_.insert("call-distribution");
+      static const char* const kDists[] = {"dist_normal", "dist_exponential", "dist_uniform", "dist_zipf"};
+      return call(one_of(kDists), {expr(TyKind::F64, d - 1)});
+    }
     features_.insert("call-unit_interval");
     return call("unit_interval", {arg()});
   }

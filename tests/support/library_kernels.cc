@@ -5,10 +5,39 @@
 
 #include "frontend/compile.h"
 #include "frontend/program.h"
+#include "ir/library_fn.h"
 
 namespace polydat::testing {
 
+// A library operation's kernel: a string parameter gets text with escapes,
+// entities and digits built from a u64 input, so decoders see varied bytes.
+std::string library_calling_kernel(const ir::LibraryFn& f) {
+  if (f.name == "printf") return "input (a: u64, b: f64, c: u64)\nv := printf(\"a={} b={:.3} c={}\", a, b, hex(c))\n";
+  if (f.name == "char_buf") return "input a: u64\nv := char_buf(a, \"abcdef\", a % 64)\n";
+  if (f.name == "bytes_from_hash") return "input a: u64\nv := bytes_from_hash(a, a % 64)\n";
+  std::string ins, args;
+  for (size_t i = 0; i < f.params.size(); ++i) {
+    const std::string a = "a" + std::to_string(i);
+    ins += (i ? ", " : "") + a + (f.params[i] == ir::LibTy::F64 ? ": f64" : ": u64");
+    args += (i ? ", " : "") + (f.params[i] == ir::LibTy::Str ? "\"%{hex(" + a + ")}&amp;{" + a + "}=+/\"" : a);
+  }
+  return "input (" + ins + ")\nv := " + std::string(f.name) + "(" + args + ")\n";
+}
+
 std::string calling_kernel(const frontend::LibraryFunction& f) {
+  if (f.kind == "library") return library_calling_kernel(ir::library_fns()[*ir::find_library_fn(f.name)]);
+  if (f.kind == "distribution" && f.signature.find("(input: u64") != std::string::npos) {
+    // A sampling module: every parameter a constant (a mean of 10, a spread of 2, bounds 1 and 20).
+    std::string args;
+    for (const char* p : {"mean", "mean_ms", "stddev", "stddev_ms", "rate", "n", "exponent", "min", "max"})
+      if (f.signature.find(std::string(", ") + p + ":") != std::string::npos)
+        args += std::string(", ") + p + ": " +
+                (std::string(p) == "n" ? "100" : std::string(p) == "min" ? "1.0" : std::string(p) == "max" ? "20.0"
+                 : std::string(p).starts_with("stddev") ? "2.0" : std::string(p) == "rate" ? "0.5"
+                 : std::string(p) == "exponent" ? "1.0" : "10.0");
+    return "input a: u64\nv := " + f.name + "(a" + args + ")\n";
+  }
+  if (f.kind == "distribution") return "input a: f64\nv := " + f.name + "(a)\n";
   if (f.kind == "built-in") {
     if (f.name == "mixed_radix") return "input a: u64\n(d0, d1) := mixed_radix(a, 10, 0)\n";
     if (f.name == "weighted_u64" || f.name == "weighted_strings")
@@ -38,14 +67,17 @@ std::string calling_kernel(const frontend::LibraryFunction& f) {
   if (!text) throw std::runtime_error("no bundled module " + f.name);
   const frontend::CompileResult r = frontend::compile_source(f.name + ".gk", std::string(*text));
   if (!r.ok()) throw std::runtime_error(r.render_diagnostics());
-  std::string ins, args;
+  std::string ins, args, constants;
   for (const frontend::Port& p : r.kernel().params) {
+    if (p.is_extern && !p.default_value) constants += ", " + p.name + ": 1000";  // a constant for one without a default
     if (p.is_extern) continue;
     ins += (ins.empty() ? "" : "\n") + std::string("input ") + p.name + ": " + ir::ty_label(p.ty);
     args += (args.empty() ? "" : ", ") + p.name;
   }
-  const bool several = r.kernel().outputs.size() > 1;
-  return ins + "\n" + (several ? "(v, w)" : "v") + " := " + f.name + "(" + args + ")\n";
+  std::string outs;
+  for (size_t i = 0; i < r.kernel().outputs.size(); ++i) outs += (i ? ", v" : "v") + std::to_string(i);
+  outs = r.kernel().outputs.size() > 1 ? "(" + outs + ")" : "v";
+  return ins + "\n" + outs + " := " + f.name + "(" + args + constants + ")\n";
 }
 
 }  // namespace polydat::testing
