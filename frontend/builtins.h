@@ -22,7 +22,7 @@ enum class Builtin : uint8_t {
   // The C library's functions and exact roundings, at the float type of x (an
   // integer x converts to f64, as nb-rs's adapters do).
   Sqrt, Exp, Ln, Sin, Cos, Tan, Asin, Acos, Atan, Atan2, Pow, AbsF64, Floor, Ceil, Round, Trunc,
-  WeightedU64, WeightedStrings, WeightedPick,  // nb-rs's alias-table choices, tables built with the kernel
+  WeightedU64, WeightedStrings, WeightedPick, Histribution,  // nb-rs's alias-table choices, tables built with the kernel
   OneOf, OneOfWeighted,      // a value picked by hash(x): evenly, or by a CDF built with the kernel
   Combinations,              // nb-rs's mixed-radix text of character sets
   FormatF64, StrConcat,      // nb-rs's fixed-point text of a float; the text of values, joined

@@ -1190,7 +1190,7 @@ class UnitChecker {
         return Typed{ETy::of(Ty::str()), dyn};
       }
       case Builtin::OneOfWeighted:
-      case Builtin::WeightedU64: case Builtin::WeightedStrings: case Builtin::WeightedPick: {
+      case Builtin::WeightedU64: case Builtin::WeightedStrings: case Builtin::WeightedPick: case Builtin::Histribution: {
         Typed t = check(arg(0));
         coerce(arg(0), t, Ty::u64(), true, "the value to choose by");
         for (size_t i = 1; i < e.args.size(); ++i) {

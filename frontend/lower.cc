@@ -357,7 +357,7 @@ class Lowerer {
       case Builtin::Hex: return must(fb_.unop(OpKind::Hex, arg(0), Dest::fresh(name), at));
       case Builtin::ToF64: case Builtin::ToU64: return convert(arg(0), e.ty, e.span, name);
       case Builtin::Sum: case Builtin::Product: break;  // folded into operators by the checker
-      case Builtin::WeightedU64: case Builtin::WeightedStrings: case Builtin::WeightedPick:
+      case Builtin::WeightedU64: case Builtin::WeightedStrings: case Builtin::WeightedPick: case Builtin::Histribution:
         return weighted(e, b, name);
       case Builtin::OneOf: {  // values[hash(x) % n]
         const ObjectId h = call_module("hash", {arg(0)}, at);

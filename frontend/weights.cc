@@ -83,6 +83,38 @@ std::vector<WeightedItem> parse_weight_spec(std::string_view spec, std::string& 
   return items;
 }
 
+std::vector<WeightedItem> parse_histribution_spec(std::string_view spec, std::string& error) {
+  const bool labelled = spec.find(':') != std::string_view::npos;
+  std::vector<WeightedItem> items;
+  bool positive = false;
+  size_t at = 0;
+  for (uint64_t position = 0; at <= spec.size(); ++position) {
+    const size_t end = spec.find_first_of(" ,;", at);
+    const std::string_view elem = trim(spec.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at));
+    at = end == std::string_view::npos ? spec.size() + 1 : end + 1;
+    if (elem.empty()) continue;
+    const size_t colon = elem.find(':');
+    if (labelled && colon == std::string_view::npos) {
+      error = "every element must be labelled ('label:weight'), not '" + std::string(elem) + "'";
+      return {};
+    }
+    WeightedItem w{labelled ? std::string(elem.substr(0, colon)) : std::to_string(position), 0};
+    uint64_t label = 0;
+    if (labelled && !parse_u64(w.value, label)) {
+      error = "the label '" + w.value + "' is not a u64";
+      return {};
+    }
+    if (!parse_f64(labelled ? elem.substr(colon + 1) : elem, w.weight) || !std::isfinite(w.weight) || w.weight < 0) {
+      error = "the weight of '" + std::string(elem) + "' must be a number, 0 or above";
+      return {};
+    }
+    positive = positive || w.weight > 0;
+    items.push_back(std::move(w));
+  }
+  if (!positive) error = items.empty() ? "the spec has no element" : "the spec's weights are all 0";
+  return items;
+}
+
 AliasTable alias_table(const std::vector<double>& weights) {
   const size_t n = weights.size();
   double sum = 0;
@@ -166,7 +198,7 @@ std::vector<WeightedItem> weighted_call_items(const Expr& call, bool pick, std::
       error = "the spec must be a string literal (it is read when the kernel is built)";
       return {};
     }
-    return parse_weight_spec(*text, error);
+    return call.name == "histribution" ? parse_histribution_spec(*text, error) : parse_weight_spec(*text, error);
   }
   std::vector<WeightedItem> items;
   if (call.args.size() < 3 || call.args.size() % 2 == 0) {

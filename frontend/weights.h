@@ -61,6 +61,12 @@ struct CombinationPiece {
 };
 std::vector<CombinationPiece> combination_pieces(std::string_view pattern);
 
+// nb-rs's histribution spec: elements split on ' ', ',' and ';' (empty ones
+// skipped but counted); "label:weight" when the spec has a ':' anywhere, else
+// bare weights labelled by their position in that split. A weight must be
+// finite and not negative, and some weight above 0 (nb-rs builds garbage otherwise).
+std::vector<WeightedItem> parse_histribution_spec(std::string_view spec, std::string& error);
+
 // The items of a checked weighted_u64 / weighted_strings call (its spec, a
 // string literal) or weighted_pick call (weight, value literal pairs); on a
 // problem, `error` says it and `at` points at the argument.

@@ -95,6 +95,8 @@ def calling_kernel(f, polydat):
     if f["kind"] == "built-in":
         if name == "mixed_radix":
             return "input a: u64\n(d0, d1) := mixed_radix(a, 10, 0)\n"
+        if name == "histribution":
+            return "input a: u64\nv := histribution(a, \"10:5 20:3 30:2\")\n"
         if name in ("weighted_u64", "weighted_strings"):
             return "input a: u64\nv := " + name + "(a, \"10:0.5;20:0.3;30:0.2\")\n"
         if name == "format_f64":

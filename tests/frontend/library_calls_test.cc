@@ -74,6 +74,29 @@ TEST_CASE("library calls: nb-rs's sampling modules hash, sample the table, then 
   CHECK(diagnostics_of("input (a: u64, m: f64)\nv := normal_sample(a, m, 1.0)\n").find("[not-constant]") != std::string::npos);
 }
 
+TEST_CASE("library calls: histribution's labels and its alias table, worked by hand") {
+  // "100 1 1": bare weights, labels 0 1 2. Scaled 300/102, 3/102, 3/102: slots 1
+  // and 2 keep their label when (x >> 32) / (2^32 - 1) < 3/102, else alias 0.
+  Kernel bare("input x: u64\nv := histribution(x, \"100 1 1\")\n");
+  const uint64_t top = uint64_t{1} << 63;  // 2^63 % 3 == 2
+  const std::pair<uint64_t, uint64_t> bare_cases[] = {{0, 0}, {1, 1}, {2, 2}, {top, 0}, {top + 2, 0}, {top + 1, 0}};
+  for (const auto& [x, label] : bare_cases) CHECK(bare.run({u64(x)}).at(0).as_u64() == label);
+  // Labelled, a zero weight: its slot always takes the alias.
+  Kernel labelled("input x: u64\nv := histribution(x, \"7:0 9:1\")\n");
+  for (uint64_t x : {uint64_t{0}, uint64_t{1}, kAllOnes}) CHECK(labelled.run({u64(x)}).at(0).as_u64() == 9);
+  // nb-rs's histribution_samples_valid_labels (histribution.rs): hashed inputs give only the spec's labels.
+  Kernel spec("input x: u64\nv := histribution(hash(x), \"234:50 33:25 17:13 3:12\")\n");
+  for (uint64_t x = 0; x < 1000; ++x) {
+    const uint64_t v = spec.run({u64(x)}).at(0).as_u64();
+    CHECK((v == 234 || v == 33 || v == 17 || v == 3));
+  }
+  // Empty pieces count as positions: ",5" labels its one weight 1.
+  Kernel gap("input x: u64\nv := histribution(x, \",5\")\n");
+  CHECK(gap.run({u64(12345)}).at(0).as_u64() == 1);
+  CHECK(diagnostics_of("input x: u64\nv := histribution(x, \"1:2 3\")\n").find("labelled") != std::string::npos);
+  CHECK(diagnostics_of("input x: u64\nv := histribution(x, \"0 0\")\n").find("all 0") != std::string::npos);
+}
+
 TEST_CASE("library calls: hand-worked samples of the uniform table") {
   // dist_uniform(10, 20)'s entry i is 10 + 10 * i / 1000: u = 0.25 lands on entry 250.
   Kernel k("input u: f64\nv := dist_uniform(u, 10.0, 20.0)\n");

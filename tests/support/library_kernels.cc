@@ -40,6 +40,7 @@ std::string calling_kernel(const frontend::LibraryFunction& f) {
   if (f.kind == "distribution") return "input a: f64\nv := " + f.name + "(a)\n";
   if (f.kind == "built-in") {
     if (f.name == "mixed_radix") return "input a: u64\n(d0, d1) := mixed_radix(a, 10, 0)\n";
+    if (f.name == "histribution") return "input a: u64\nv := histribution(a, \"10:5 20:3 30:2\")\n";
     if (f.name == "weighted_u64" || f.name == "weighted_strings")
       return "input a: u64\nv := " + f.name + "(a, \"10:0.5;20:0.3;30:0.2\")\n";
     if (f.name == "format_f64") return "input (a: f64, p: u64)\nv := format_f64(a, p % 20)\n";
