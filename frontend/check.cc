@@ -972,8 +972,11 @@ class UnitChecker {
       } else if (a) {
         const ir::Value k = *known_constant(*a->value);
         constants.push_back(k.ty().is_float() ? k.as_f64() : static_cast<double>(k.as_u64()));
-      } else {
-        constants.push_back(p.default_value.value_or(0.0));
+      } else if (p.default_value) {
+        constants.push_back(*p.default_value);
+      } else {  // the sampling modules' constants have no defaults, as nb-rs's module parameters
+        error(DiagKind::MissingArgument, e.span, "'" + e.name + "' needs an argument for '" + names[i] + "'");
+        return none;
       }
     }
     std::string why;

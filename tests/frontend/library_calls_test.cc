@@ -72,6 +72,8 @@ TEST_CASE("library calls: nb-rs's sampling modules hash, sample the table, then 
     CHECK(out.at(4).as_u64() == static_cast<uint64_t>(std::round(frontend::sample_table(*zipf, q))));
   }
   CHECK(diagnostics_of("input (a: u64, m: f64)\nv := normal_sample(a, m, 1.0)\n").find("[not-constant]") != std::string::npos);
+  CHECK(diagnostics_of("input a: u64\nv := exponential_sample(a)\n").find("needs an argument for 'rate' [missing-argument]") !=
+        std::string::npos);
 }
 
 TEST_CASE("library calls: histribution's labels and its alias table, worked by hand") {
