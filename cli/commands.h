@@ -21,6 +21,7 @@ int check_command(const CheckArgs& args);
 
 struct FunctionsArgs {
   std::string format = "text";  // text | json
+  std::string example;          // a function's name: print a kernel that calls it
 };
 int functions_command(const FunctionsArgs& args);
 

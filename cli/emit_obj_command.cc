@@ -3,6 +3,7 @@
 
 #include "cli/commands.h"
 #include "cli/flow.h"
+#include "ir/library_fn.h"
 #include "sim/llvm/emit_obj.h"
 
 namespace polydat::cli {
@@ -18,7 +19,8 @@ int emit_obj_command(const EmitObjArgs& args) {
     return kUserError;
   }
   fmt::print("{}\n{}\n", e->object.string(), e->header.string());
-  if (e->uses_runtime) fmt::print(stderr, "note: the kernel builds strings: link libpolydat_rt.a, the C++ library and -lcrypto\n");
+  if (e->uses_runtime)
+    fmt::print(stderr, "note: the kernel builds strings: link libpolydat_rt.a, the C++ library and {}\n", ir::kLibraryLinkFlags);
   return kOk;
 }
 

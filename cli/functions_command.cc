@@ -5,11 +5,21 @@
 
 #include "cli/commands.h"
 #include "frontend/library.h"
+#include "frontend/library_examples.h"
 
 namespace polydat::cli {
 
 int functions_command(const FunctionsArgs& args) {
   const std::vector<frontend::LibraryFunction> fns = frontend::library_functions();
+  if (!args.example.empty()) {
+    const auto f = std::find_if(fns.begin(), fns.end(), [&](const auto& g) { return g.name == args.example; });
+    if (f == fns.end()) {
+      fmt::print(stderr, "error: '{}' is not a library function (`polydat functions` lists them)\n", args.example);
+      return kUserError;
+    }
+    fmt::print("{}", frontend::example_kernel(*f));
+    return kOk;
+  }
   if (args.format == "json") {
     nlohmann::ordered_json out = nlohmann::ordered_json::array();
     for (const auto& f : fns)

@@ -34,6 +34,7 @@ int main(int argc, char** argv) {
   CLI::App* functions_cmd = app.add_subcommand("functions", "list the function library: signatures, help, hardware");
   functions_cmd->add_option("--format", functions.format, "text or json")->capture_default_str()
       ->check(CLI::IsMember({"text", "json"}));
+  functions_cmd->add_option("--example", functions.example, "print a kernel that calls this function");
 
   EvalArgs eval;
   CLI::App* eval_cmd = app.add_subcommand("eval", "evaluate a kernel on the interpreter or as native code");

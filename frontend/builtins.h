@@ -26,6 +26,8 @@ enum class Builtin : uint8_t {
   OneOf, OneOfWeighted,      // a value picked by hash(x): evenly, or by a CDF built with the kernel
   Combinations,              // nb-rs's mixed-radix text of character sets
   FormatF64, StrConcat,      // nb-rs's fixed-point text of a float; the text of values, joined
+  Pick, Identity,            // the value of the first true selector; the value itself (rewritten before checking)
+  InRange, IsOneOf, IsPositive, Matches,  // nb-rs's parameter assertions, on values known when the kernel is built
 };
 
 struct BuiltinInfo {

@@ -11,6 +11,7 @@
 #include "frontend/typing_rules.h"
 #include "frontend/weights.h"
 #include "ir/library_fn.h"
+#include "ir/text_regex.h"
 
 namespace polydat::frontend {
 
@@ -787,6 +788,10 @@ class UnitChecker {
     auto callee = u_.callees.find(e.name);
     if (callee == u_.callees.end() || !callee->second.builtin) return false;
     const Builtin b = *callee->second.builtin;
+    if (b == Builtin::Identity && e.args.size() == 1 && (e.args[0].name.empty() || e.args[0].name == "input")) {
+      ep = std::move(e.args[0].value);
+      return true;
+    }
     if (b == Builtin::StrConcat) {  // "{a}{b}{c}": each value's text, joined
       auto s = std::make_unique<Expr>();
       s->kind = ExprKind::Str;
@@ -1037,17 +1042,47 @@ class UnitChecker {
           else if (!a->ty.is_scalar() && !a->ty.is_str())
             error(DiagKind::TypeMismatch, a->span, e.name + " takes numbers, bools and strings, not " + ir::ty_label(a->ty));
           break;
+        case ir::LibTy::Bool: break;  // a result type only
+      }
+      if (i < 32 && (f.constant_params >> i & 1)) {
+        const auto k = known_constant(*a);
+        if (!k) error(DiagKind::NotConstant, a->span, "'" + std::string(f.param_names[std::min(i, f.param_names.size() - 1)]) + "' of " + e.name + " is fixed when the kernel is built: it must be a constant");
+        else if (f.check_constant)
+          if (auto why = f.check_constant(i, *k)) error(DiagKind::InvalidPattern, a->span, *why);
       }
     }
     return Typed{ETy::of(ir::library_ty(f.result)), dyn};
   }
 
+  // nb-rs's defaults for the assertions' constants: lo 0, hi 2^64-1, name "".
+  void fill_assertion_defaults(Expr& e, Builtin b) {
+    auto fill = [&](size_t position, const std::string& name, ExprKind kind, __int128 value) {
+      const bool given = e.args.size() > position && e.args[position].name.empty();
+      if (given || std::any_of(e.args.begin(), e.args.end(), [&](const Arg& a) { return a.name == name; })) return;
+      Arg d;
+      d.name = name;
+      d.value = std::make_unique<Expr>();
+      d.value->span = e.span;
+      d.value->kind = kind;
+      if (kind == ExprKind::Int) d.value->int_value = value;
+      else d.value->parts.push_back(StringPart{false, "", e.span});
+      e.args.push_back(std::move(d));
+    };
+    if (b == Builtin::InRange) {
+      fill(1, "lo", ExprKind::Int, 0);
+      fill(2, "hi", ExprKind::Int, static_cast<__int128>(~uint64_t{0}));
+    }
+    if (b == Builtin::IsPositive) fill(1, "name", ExprKind::Str, 0);
+  }
+
   Typed check_builtin(Expr& e, const BuiltinInfo& b) {
+    fill_assertion_defaults(e, b.id);
     std::vector<std::string> names(b.params.begin(), b.params.end());
     const bool last_given = e.args.size() >= names.size() &&
                             std::all_of(e.args.begin(), e.args.begin() + static_cast<std::ptrdiff_t>(names.size()),
                                         [](const Arg& a) { return a.name.empty(); });
-    const bool last_named = std::any_of(e.args.begin(), e.args.end(), [&](const Arg& a) { return a.name == names.back(); });
+    const bool last_named = !names.empty() && std::any_of(e.args.begin(), e.args.end(),
+                                                          [&](const Arg& a) { return a.name == names.back(); });
     if ((b.last_default || !b.last_default_text.empty()) && !last_given && !last_named) {
       Arg d;  // an omitted last argument takes its default
       d.name = names.back();
@@ -1214,6 +1249,10 @@ class UnitChecker {
         const bool text = b.id == Builtin::WeightedStrings || b.id == Builtin::OneOfWeighted;
         return Typed{ETy::of(text ? Ty::str() : Ty::u64()), t.dynamic};
       }
+      case Builtin::Pick: return check_pick(e);
+      case Builtin::Identity: break;  // rewritten to its argument before checking
+      case Builtin::InRange: case Builtin::IsOneOf: case Builtin::IsPositive: case Builtin::Matches:
+        return check_assertion(e, b.id);
       case Builtin::MixedRadix: {
         Typed t = check(arg(0));
         coerce(arg(0), t, Ty::u64(), true, "the value to split");
@@ -1237,6 +1276,88 @@ class UnitChecker {
       }
     }
     return Typed{ETy::of(Ty::u64()), false};
+  }
+
+  // pick(b0..bN-1, v0..vN-1): selectors are conditions, values one type.
+  // Selectors all known when the kernel is built must have exactly one true
+  // (nb-rs stops the run otherwise); at run time the first true one wins.
+  Typed check_pick(Expr& e) {
+    const size_t n = e.args.size() / 2;
+    if (e.args.size() < 2 || e.args.size() % 2 != 0) {
+      error(DiagKind::ArgumentCount, e.span, "pick takes N selectors then N values: an even number of arguments, at least 2");
+      for (Arg& a : e.args) check(a.value);
+      return Typed{ETy::of(Ty::u64()), false};
+    }
+    bool dyn = false, all_known = true;
+    size_t true_count = 0;
+    for (size_t i = 0; i < n; ++i) {
+      Typed t = check(e.args[i].value);
+      dyn = dyn || t.dynamic;
+      condition(e.args[i].value, t, "a selector of pick");
+      const auto k = known_constant(*e.args[i].value);
+      if (!k) all_known = false;
+      else true_count += k->bits() != 0;
+    }
+    std::vector<Typed> ts;
+    std::optional<ETy> common;
+    for (size_t i = n; i < e.args.size(); ++i) {
+      ts.push_back(check(e.args[i].value));
+      dyn = dyn || ts.back().dynamic;
+      if (!common) {
+        common = ts.back().t;
+        continue;
+      }
+      if (common->ty.is_str() && ts.back().t.ty.is_str()) continue;
+      const Unified u = unify(*common, ts.back().t);
+      if (!u.ty) {
+        error(u.signed_unsigned ? DiagKind::SignedUnsignedMix : DiagKind::TypeMismatch, e.args[i].value->span,
+              "the values of pick must have one type: " + u.error);
+        return Typed{ETy::of(Ty::u64()), dyn};
+      }
+      common = ETy::of(*u.ty);
+    }
+    if (!common->ty.is_str())
+      for (size_t i = n; i < e.args.size(); ++i) coerce(e.args[i].value, ts[i - n], common->ty, false, "");
+    if (all_known && true_count != 1)
+      error(DiagKind::AssertionFailed, e.span,
+            true_count == 0 ? "pick: no selector is true" : "pick: " + std::to_string(true_count) + " selectors are true");
+    return Typed{ETy::of(common->ty), dyn};
+  }
+
+  // nb-rs's parameter assertions: every argument a constant, the assertion
+  // decided when the kernel is built; the result is the input.
+  Typed check_assertion(Expr& e, Builtin b) {
+    const bool text = b == Builtin::Matches;
+    std::vector<ir::Value> k;
+    for (size_t i = 0; i < e.args.size(); ++i) {
+      ExprPtr& a = e.args[i].value;
+      const Typed t = check(a);
+      const bool str_arg = text || (b == Builtin::IsPositive && i == 1);
+      coerce(a, t, str_arg ? Ty::str() : Ty::u64(), true, "argument " + std::to_string(i + 1) + " of " + e.name);
+      auto v = known_constant(*a);
+      if (!v) {
+        error(DiagKind::NotConstant, a->span, e.name + " checks a value known when the kernel is built: this must be a constant");
+        return Typed{ETy::of(text ? Ty::str() : Ty::u64()), false};
+      }
+      k.push_back(*v);
+    }
+    const Typed result{ETy::of(text ? Ty::str() : Ty::u64()), false};
+    std::string failed;
+    if (b == Builtin::InRange) {
+      const uint64_t v = k[0].as_u64(), lo = k[1].as_u64(), hi = k[2].as_u64();
+      if (v < lo || v > hi) failed = "in_range: value " + std::to_string(v) + " outside [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+    } else if (b == Builtin::IsOneOf) {
+      if (std::none_of(k.begin() + 1, k.end(), [&](const ir::Value& a) { return a.as_u64() == k[0].as_u64(); }))
+        failed = "is_one_of: value " + std::to_string(k[0].as_u64()) + " is not one of the allowed values";
+    } else if (b == Builtin::IsPositive) {
+      if (k[0].as_u64() == 0) failed = "is_positive(" + k[1].as_str() + "): value must be > 0, got 0";
+    } else if (auto why = ir::regex_error(k[1].as_str())) {
+      error(DiagKind::InvalidPattern, e.args[1].value->span, "invalid regex '" + k[1].as_str() + "': " + *why);
+    } else if (!ir::regex_is_match(k[1].as_str(), k[0].as_str())) {
+      failed = "matches: value \"" + k[0].as_str() + "\" does not match pattern \"" + k[1].as_str() + "\"";
+    }
+    if (!failed.empty()) error(DiagKind::AssertionFailed, e.args[0].value->span, failed);
+    return result;
   }
 
   // ---- loops ----

@@ -28,6 +28,8 @@ std::string_view diag_kind_name(DiagKind k) {
     case DiagKind::SignedUnsignedMix: return "signed-unsigned-mix";
     case DiagKind::LiteralOutOfRange: return "literal-out-of-range";
     case DiagKind::ZeroDivisor: return "zero-divisor";
+    case DiagKind::InvalidPattern: return "invalid-pattern";
+    case DiagKind::AssertionFailed: return "assertion-failed";
     case DiagKind::NotConstant: return "not-constant";
     case DiagKind::TupleMisuse: return "tuple-misuse";
     case DiagKind::ArgumentCount: return "argument-count";

@@ -21,6 +21,7 @@ enum class DiagKind : uint8_t {
   UnknownOutput, NoOutputs, NotALoopVariable,
   // typing
   TypeMismatch, SignedUnsignedMix, LiteralOutOfRange, ZeroDivisor, NotConstant, TupleMisuse,
+  InvalidPattern, AssertionFailed,
   // calls
   ArgumentCount, UnknownArgument, DuplicateArgument, MissingArgument,
   // lifecycle and loops

@@ -1,5 +1,6 @@
 #include "frontend/lexer.h"
 
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <map>
@@ -294,11 +295,14 @@ class Lexer {
       if (c == '\\') {
         const char e = at(pos_ + 1);
         const char* rep = e == 'n' ? "\n" : e == 't' ? "\t" : e == '\\' ? "\\" : e == '"' ? "\"" : nullptr;
-        if (rep == nullptr) {
-          diags_.error(DiagKind::InvalidEscape, span(pos_, pos_ + 2),
-                       "unknown escape '\\" + std::string(1, e) + "' (use \\n \\t \\\\ \\\")");
-        } else {
+        if (rep != nullptr) {
           literal += rep;
+        } else if (e > ' ' && e < 0x7f) {  // as nb-rs: kept as written, so "\\d{3}" is a regex's \d{3}
+          literal += '\\';
+          literal += e;
+        } else {
+          diags_.error(DiagKind::InvalidEscape, span(pos_, pos_ + 2),
+                       "a backslash must be followed by a visible character (\\n \\t \\\\ \\\" are escapes)");
         }
         pos_ += 2;
         continue;
@@ -340,9 +344,17 @@ class Lexer {
   }
 
   // A printf placeholder at `at` ("{}" or "{:spec}", no expression starts
-  // with ':'): its length, or 0 when the brace opens an interpolation.
+  // with ':') or a regex count ("{3}", "{2,}", "{2,5}": interpolating a
+  // number would be pointless): its length, or 0 when the brace opens an
+  // interpolation.
   size_t placeholder_length(size_t at) const {
-    if (text_[at] != '{' || (this->at(at + 1) != '}' && this->at(at + 1) != ':')) return 0;
+    if (text_[at] != '{') return 0;
+    if (std::isdigit(static_cast<unsigned char>(this->at(at + 1)))) {
+      size_t i = at + 1, commas = 0;
+      for (; i < end_ && (std::isdigit(static_cast<unsigned char>(text_[i])) || text_[i] == ','); ++i) commas += text_[i] == ',';
+      return i < end_ && text_[i] == '}' && commas <= 1 ? i + 1 - at : 0;
+    }
+    if (this->at(at + 1) != '}' && this->at(at + 1) != ':') return 0;
     for (size_t i = at + 1; i < end_ && text_[i] != '\n' && text_[i] != '"'; ++i)
       if (text_[i] == '}') return i + 1 - at;
     return 0;

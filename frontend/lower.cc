@@ -368,7 +368,15 @@ class Lowerer {
       case Builtin::OneOfWeighted: return one_of_weighted(e, name);
       case Builtin::Combinations: return combinations(e, name);
       case Builtin::FormatF64: return bin(OpKind::FormatFixed, arg(0), arg(1), name);
-      case Builtin::StrConcat: break;  // folded into a string by the checker
+      case Builtin::StrConcat: case Builtin::Identity: break;  // rewritten by the checker
+      case Builtin::InRange: case Builtin::IsOneOf: case Builtin::IsPositive: case Builtin::Matches:
+        return arg(0);  // the assertion held when the kernel was built
+      case Builtin::Pick: {  // v_{N-1} unless an earlier selector is true, the first winning
+        const size_t n = e.args.size() / 2;
+        ObjectId acc = arg(2 * n - 1);
+        for (size_t i = n - 1; i-- > 0;) acc = must(fb_.phi(arg(n + i), acc, arg(i), Dest::fresh(i == 0 ? name : ""), at));
+        return acc;
+      }
       case Builtin::Atan2: return bin(OpKind::Atan2, arg(0), arg(1), name);
       case Builtin::Pow: return bin(OpKind::Pow, arg(0), arg(1), name);
       case Builtin::Sqrt: case Builtin::Exp: case Builtin::Ln: case Builtin::Sin: case Builtin::Cos:

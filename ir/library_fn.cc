@@ -24,6 +24,7 @@ Ty library_ty(LibTy t) {
   switch (t) {
     case LibTy::U64: return Ty::u64();
     case LibTy::F64: return Ty::scalar(TyKind::F64);
+    case LibTy::Bool: return Ty::scalar(TyKind::Bool);
     case LibTy::Str: case LibTy::Any: return Ty::str();
   }
   return Ty::str();

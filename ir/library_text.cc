@@ -6,6 +6,7 @@
 
 #include "ir/library_fn.h"
 #include "ir/text_codecs.h"
+#include "ir/text_regex.h"
 
 namespace polydat::ir {
 
@@ -37,6 +38,18 @@ Value eval_hashed_uuid(Args a) { return text(hashed_uuid(a[0].as_u64())); }
 Value eval_char_buf(Args a) { return text(char_buf(a[0].as_u64(), a[1].as_str(), a[2].as_u64())); }
 Value eval_to_base32(Args a) { return text(base32_encode(bytes_arg(a[0]))); }
 Value eval_from_base32(Args a) { return bytes_result(base32_decode(a[0].as_str()).value_or("")); }
+
+Value eval_regex_match(Args a) { return Value::boolean(regex_is_match(a[1].as_str(), a[0].as_str())); }
+Value eval_regex_replace(Args a) { return text(regex_replace_all(a[1].as_str(), a[0].as_str(), a[2].as_str())); }
+Value eval_str_eq(Args a) { return Value::integer(TyKind::U64, a[0].as_str() == a[1].as_str() ? 1 : 0); }
+Value eval_str_ne(Args a) { return Value::integer(TyKind::U64, a[0].as_str() != a[1].as_str() ? 1 : 0); }
+
+// The pattern (parameter 1) must compile, as nb-rs checks it at init.
+std::optional<std::string> check_pattern(size_t param, const Value& v) {
+  if (param != 1) return std::nullopt;
+  if (auto why = regex_error(v.as_str())) return "invalid regex '" + v.as_str() + "': " + *why;
+  return std::nullopt;
+}
 
 using enum LibTy;
 
@@ -80,6 +93,14 @@ const LibraryFn kTextFns[] = {
      eval_to_base32},
     {"from_base32", {Str}, {"input"}, Str, false,
      "padded RFC 4648 base32 to bytes (hex text); invalid text gives no bytes (nb-rs: node only)", eval_from_base32},
+    {"regex_match", {Str, Str}, {"input", "pattern"}, Bool, false,
+     "whether the constant Rust-syntax pattern matches anywhere in input (anchor with ^...$ for all of it)",
+     eval_regex_match, 0b10, check_pattern},
+    {"regex_replace", {Str, Str, Str}, {"input", "pattern", "replacement"}, Str, false,
+     "every match of the constant pattern replaced ($1, ${name}, $$ as Rust's replace_all)", eval_regex_replace,
+     0b110, check_pattern},
+    {"str_eq", {Str, Str}, {"a", "b"}, U64, false, "1 when the two texts are equal, else 0", eval_str_eq},
+    {"str_ne", {Str, Str}, {"a", "b"}, U64, false, "1 when the two texts differ, else 0", eval_str_ne},
 };
 
 }  // namespace

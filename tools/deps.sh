@@ -6,7 +6,7 @@ packages=(
   verilator yosys libsystemc-dev llvm-15-dev clang-15
   libboost-graph-dev doctest-dev libyaml-cpp-dev
   nextpnr-ice40 fpga-icestorm fpga-icestorm-chipdb iverilog
-  libxxhash-dev libssl-dev zlib1g-dev libzstd-dev libedit-dev libffi-dev
+  libxxhash-dev libssl-dev libpcre2-dev zlib1g-dev libzstd-dev libedit-dev libffi-dev
   libcli11-dev libfmt-dev nlohmann-json3-dev librapidcheck-dev graphviz
 )
 missing=()

@@ -4,8 +4,8 @@
   python3 tools/stdlib_table.py measure [--polydat PATH] [--work DIR] [--only NAME ...]
   python3 tools/stdlib_table.py table   [--polydat PATH] [--check]
 
-`measure` writes a calling kernel around every function `polydat functions`
-lists as hardware (the shape tests/support/library_kernels.cc gives it), runs
+`measure` takes the kernel `polydat functions --example NAME` prints for
+every function `polydat functions` lists as hardware, runs
 `polydat synth KERNEL --device up5k --freq 12 -o DIR` on it, one at a time,
 and writes what each run's report.json says to docs/figures/stdlib_ice40.json
 (sorted keys, functions by name, no wall times: the same tools give the same
@@ -32,7 +32,6 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOC = os.path.join(ROOT, "docs", "stdlib.md")
 FIGURES = os.path.join(ROOT, "docs", "figures", "stdlib_ice40.json")
-STDLIB = os.path.join(ROOT, "frontend", "stdlib")
 
 # The iCEBreaker's part and oscillator. `--device` puts the kernel inside the
 # QoR wrapper (docs/fpga.md §7): every port registered, three pins.
@@ -61,73 +60,14 @@ def library(polydat):
 
 # --- the calling kernel ----------------------------------------------------
 
-def module_ports(polydat, name):
-    """A bundled module's (value parameters as (name, type), output count), from
-    `polydat check` on its source in frontend/stdlib."""
-    path = os.path.join(STDLIB, name + ".gk")
-    r = run([polydat, "check", path])
-    m = re.search(r": ok \((.*)\) -> \((.*)\)\s*$", r.stdout.strip())
-    if r.returncode != 0 or not m:
-        raise RuntimeError("polydat check %s: %s" % (path, (r.stdout + r.stderr).strip()))
-    params = []
-    for p in filter(None, (s.strip() for s in m.group(1).split(","))):
-        if p.startswith("extern "):
-            continue
-        pname, _, pty = p.partition(":")
-        params.append((pname.strip(), pty.strip()))
-    outputs = [o for o in m.group(2).split(",") if o.strip()]
-    return params, len(outputs)
-
-
-def required_externs(name):
-    """A bundled module's externs without a default: the calling kernel gives them 1000."""
-    with open(os.path.join(STDLIB, name + ".gk")) as src:
-        return re.findall(r"^extern (\w+): \w+\s*$", src.read(), re.M)
-
-
 def calling_kernel(f, polydat):
     """The kernel around library function `f` (an entry of `polydat functions
-    --format json`): an input for each value parameter and `v := f(args)`.
-    The same text as tests/support/library_kernels.cc's calling_kernel: a
-    module's externs keep their defaults (1000 where there is none); built-ins take u64 operands, or f64
-    for the float functions, and a constant where one is required."""
-    name = f["name"]
-    if f["kind"] == "built-in":
-        if name == "mixed_radix":
-            return "input a: u64\n(d0, d1) := mixed_radix(a, 10, 0)\n"
-        if name == "histribution":
-            return "input a: u64\nv := histribution(a, \"10:5 20:3 30:2\")\n"
-        if name in ("weighted_u64", "weighted_strings"):
-            return "input a: u64\nv := " + name + "(a, \"10:0.5;20:0.3;30:0.2\")\n"
-        if name == "format_f64":
-            return "input (a: f64, p: u64)\nv := format_f64(a, p % 20)\n"
-        if name == "str_concat":
-            return "input (a: u64, b: f64)\nv := str_concat(\"a=\", a, \" b=\", b)\n"
-        if name == "combinations":
-            return "input a: u64\nv := combinations(a, \"A-Z;-;0-9;0-9\")\n"
-        if name == "one_of":
-            return "input a: u64\nv := one_of(a, \"red\", \"green\", \"blue\")\n"
-        if name == "one_of_weighted":
-            return "input a: u64\nv := one_of_weighted(a, \"200:80,404:10,500:10\")\n"
-        if name == "weighted_pick":
-            return "input a: u64\nv := weighted_pick(a, 0.5, 10, 0.3, 20, 0.2, 30)\n"
-        if name in ("sum", "product", "min", "max"):
-            return "input (a: u64, b: u64, c: u64)\nv := " + name + "(a, b, c)\n"
-        sig = f["signature"]
-        commas = sig.count(",")
-        float_fn = "x: float" in sig or "base: float" in sig or "y: float" in sig
-        ins, args = [], []
-        for i in range(commas + 1):
-            a = "a%d" % i
-            ins.append(a + (": f64" if float_fn else ": u64"))
-            # A radix must be a constant; other trailing arguments may be values.
-            args.append("16" if name == "format_u64" and i == 1 else a)
-        return "input (" + ", ".join(ins) + ")\nv := " + name + "(" + ", ".join(args) + ")\n"
-    params, outputs = module_ports(polydat, name)
-    ins = "\n".join("input %s: %s" % p for p in params)
-    args = [p[0] for p in params] + ["%s: 1000" % e for e in required_externs(name)]
-    outs = ", ".join("v%d" % i for i in range(outputs))
-    return ins + "\n" + ("(%s)" % outs if outputs > 1 else "v") + " := " + name + "(" + ", ".join(args) + ")\n"
+    --format json`): `polydat functions --example NAME`, the kernel the test
+    suites run too."""
+    r = run([polydat, "functions", "--example", f["name"]])
+    if r.returncode != 0:
+        sys.exit("polydat functions --example %s failed: %s" % (f["name"], r.stderr))
+    return r.stdout
 
 
 # --- measure ---------------------------------------------------------------

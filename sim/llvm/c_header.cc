@@ -6,6 +6,8 @@
 #include <array>
 #include <cctype>
 
+#include "ir/library_fn.h"
+
 namespace polydat::sim {
 
 namespace {
@@ -86,7 +88,8 @@ std::string c_header(const CInterface& c) {
        "   scratch in the object's own storage. */\n";
   s += fmt::format("void {}_run(const {}_inputs* in, {}_outputs* out, size_t n);\n", c.prefix, c.prefix, c.prefix);
   if (c.uses_runtime)
-    s += "\n/* This kernel builds strings: link with libpolydat_rt.a (the string and library helpers), the C++ library and -lcrypto. */\n";
+    s += fmt::format("\n/* This kernel builds strings: link with libpolydat_rt.a (the string and library helpers), the C++ library and {}. */\n",
+                     ir::kLibraryLinkFlags);
   s += "\n#undef POLYDAT_LAYOUT\n#ifdef __cplusplus\n}\n#endif\n\n#endif\n";
   return s;
 }

@@ -405,6 +405,7 @@ class Lowerer {
     llvm::FunctionCallee bits_fn = mod_.getOrInsertFunction(
         "polydat_rt_library_bits", llvm::FunctionType::get(b_.getInt64Ty(), {b_.getInt32Ty(), ptr, b_.getInt32Ty()}, false));
     llvm::Value* bits = b_.CreateCall(bits_fn, {fn, array, n});
+    if (result.kind() == TyKind::Bool) return b_.CreateTrunc(bits, b_.getInt1Ty());
     return result.kind() == TyKind::F64 ? b_.CreateBitCast(bits, b_.getDoubleTy()) : bits;
   }
 

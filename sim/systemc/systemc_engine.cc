@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "ir/library_fn.h"
 #include "rtl/emit_sv.h"
 #include "sim/systemc/sc_testbench.h"
 #include "sim/systemc/wrapper.h"
@@ -50,8 +51,8 @@ std::vector<std::string> systemc_flags(const std::string& trace) {
   flags.insert(flags.end(), {"-CFLAGS", std::string("-I") + POLYDAT_SC_INCLUDE_ROOT});
   std::string libs;
   for (const std::string& l : reference_libraries()) libs += l + " ";
-  // libcrypto: the reference model links the IR library, whose digests call OpenSSL.
-  flags.insert(flags.end(), {"-LDFLAGS", libs + "-lcrypto -lsystemc -pthread -latomic"});
+  // The reference model links the IR library, whose library functions call OpenSSL and PCRE2.
+  flags.insert(flags.end(), {"-LDFLAGS", libs + std::string(ir::kLibraryLinkFlags) + " -lsystemc -pthread -latomic"});
   return flags;
 }
 

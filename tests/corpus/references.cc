@@ -276,6 +276,13 @@ const std::map<std::string, Reference>& references() {
                                     u64(tens[alias(ref_hash(c), {1.0, 0.9, 0.6}, {0, 0, 0})]),
                                     u64(pick + 1)};
         }}},
+      {"stdlib_pick",
+       {{"cycle", "chosen", "first", "limit"},
+        [](uint64_t c) {
+          const uint64_t k = c % 5;
+          const uint64_t chosen = k == 1 ? 100 : k == 2 ? c * 3 : c ^ 7;  // k == 0: no selector, the last value
+          return std::vector<Value>{u64(c), u64(chosen), u64(c < 20 ? c : 9), u64(c + 17)};
+        }}},
       // lfsr.gk runs with `set seed=0xACE1`.
       {"lfsr",
        {{"cycle", "state"},

@@ -31,8 +31,10 @@ const Expectation kCases[] = {
     {DiagKind::UnexpectedCharacter, "y := 1\nz := 2 @ 3\n", 2, 8},
     {DiagKind::UnterminatedString, "y := 1\nz := \"abc\n", 2, 6},
     {DiagKind::UnterminatedComment, "y := 1 /* never\nclosed\n", 1, 8},
-    {DiagKind::InvalidEscape, "s := \"a\\qb\"\n", 1, 8},
+    {DiagKind::InvalidEscape, "s := \"a\\\tb\"\n", 1, 8},
     {DiagKind::InvalidNumber, "y := 0b102\n", 1, 6},
+    {DiagKind::InvalidPattern, "input s: str\nv := regex_match(s, \"a(\")\n", 2, 21},
+    {DiagKind::AssertionFailed, "v := in_range(0, 1, 10)\n", 1, 15},
     {DiagKind::IntegerTooLarge, "y := 18446744073709551616\n", 1, 6},
     {DiagKind::Syntax, "y := (1 + 2\nz := 3\n", 2, 1},
     {DiagKind::NestingTooDeep, nullptr, 1, 0},  // built below

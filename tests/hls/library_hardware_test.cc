@@ -8,7 +8,7 @@
 
 #include "frontend/library.h"
 #include "hls_support.h"
-#include "tests/support/library_kernels.h"
+#include "frontend/library_examples.h"
 
 using namespace polydat;
 using namespace polydat::hls;
@@ -17,7 +17,7 @@ using namespace polydat::hls::testing;
 TEST_CASE("library: the functions listed as hardware synthesize, the others are refused") {
   size_t accepted = 0, refused = 0;
   for (const frontend::LibraryFunction& f : frontend::library_functions()) {
-    const std::string text = polydat::testing::calling_kernel(f);
+    const std::string text = frontend::example_kernel(f);
     CAPTURE(f.name);
     CAPTURE(text);
     const auto d = synth(text, opts(Target::Ice40));

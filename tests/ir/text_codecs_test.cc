@@ -358,7 +358,7 @@ TEST_CASE("text codecs: the registry entries") {
       "md5",         "to_base64",    "from_base64",     "url_encode", "url_decode", "html_encode",
       "html_decode", "hashed_uuid",  "char_buf",        "to_base32",  "from_base32"};
   const auto fns = text_library_fns();
-  REQUIRE(fns.size() == names.size());
+  REQUIRE(fns.size() >= names.size());  // the codecs come first; the regex and comparison functions follow
   for (size_t i = 0; i < names.size(); ++i) {
     CAPTURE(names[i]);
     CHECK(fns[i].name == names[i]);  // the order is the IR id order

@@ -100,7 +100,7 @@ void check_linked_program(const std::string& text, bool strings) {
   }
   dir.write("main.c", c_main(*e, in, out, inputs));
   std::vector<std::string> cmd = {"cc", "-std=c11", "-Wall", "-Werror", "-o", "main", "main.c", e->object.string()};
-  if (strings) cmd = {"c++", "-x", "c", "main.c", "-x", "none", e->object.string(), POLYDAT_RT_LIB, "-lcrypto", "-o", "main"};
+  if (strings) cmd = {"c++", "-x", "c", "main.c", "-x", "none", e->object.string(), POLYDAT_RT_LIB, "-lcrypto", "-lpcre2-8", "-o", "main"};
   const testing::ProcessResult built = testing::run_process(cmd[0] == "cc" ? "/usr/bin/cc" : "/usr/bin/c++", cmd, dir.path());
   REQUIRE_MESSAGE(built.status == 0, built.out << built.err);
   const testing::ProcessResult ran = testing::run_process((dir.path() / "main").string(), {"main"}, dir.path());

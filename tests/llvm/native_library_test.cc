@@ -11,7 +11,7 @@
 
 #include "frontend/library.h"
 #include "tests/llvm/native_support.h"
-#include "tests/support/library_kernels.h"
+#include "frontend/library_examples.h"
 
 using namespace polydat;
 using namespace polydat::nativetest;
@@ -22,7 +22,7 @@ TEST_CASE("native: every library function agrees with the interpreter") {
   size_t functions = 0, evaluations = 0;
   for (const frontend::LibraryFunction& f : frontend::library_functions()) {
     CAPTURE(f.name);
-    const std::string text = polydat::testing::calling_kernel(f);
+    const std::string text = frontend::example_kernel(f);
     CAPTURE(text);
     const Compiled c = compile_text(f.name + "_call.gk", text);
     REQUIRE_MESSAGE(c.ir, c.diagnostics);

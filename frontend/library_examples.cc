@@ -1,4 +1,4 @@
-#include "tests/support/library_kernels.h"
+#include "frontend/library_examples.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -7,14 +7,19 @@
 #include "frontend/program.h"
 #include "ir/library_fn.h"
 
-namespace polydat::testing {
+namespace polydat::frontend {
 
 // A library operation's kernel: a string parameter gets text with escapes,
 // entities and digits built from a u64 input, so decoders see varied bytes.
-std::string library_calling_kernel(const ir::LibraryFn& f) {
+namespace {
+std::string library_example(const ir::LibraryFn& f) {
   if (f.name == "printf") return "input (a: u64, b: f64, c: u64)\nv := printf(\"a={} b={:.3} c={}\", a, b, hex(c))\n";
   if (f.name == "char_buf") return "input a: u64\nv := char_buf(a, \"abcdef\", a % 64)\n";
   if (f.name == "bytes_from_hash") return "input a: u64\nv := bytes_from_hash(a, a % 64)\n";
+  // A regex over the generated text: its digits, entities and the last letter group.
+  if (f.name == "regex_match") return "input a: u64\nv := regex_match(\"x{a}&amp;\", \"^x\\\\d*[05]&\")\n";
+  if (f.name == "regex_replace")
+    return "input a: u64\nv := regex_replace(\"{a}-{hex(a)}\", \"(?P<d>[0-9])([a-f]*)\", \"<$2${{d}}>\")\n";
   std::string ins, args;
   for (size_t i = 0; i < f.params.size(); ++i) {
     const std::string a = "a" + std::to_string(i);
@@ -24,8 +29,10 @@ std::string library_calling_kernel(const ir::LibraryFn& f) {
   return "input (" + ins + ")\nv := " + std::string(f.name) + "(" + args + ")\n";
 }
 
-std::string calling_kernel(const frontend::LibraryFunction& f) {
-  if (f.kind == "library") return library_calling_kernel(ir::library_fns()[*ir::find_library_fn(f.name)]);
+}  // namespace
+
+std::string example_kernel(const LibraryFunction& f) {
+  if (f.kind == "library") return library_example(ir::library_fns()[*ir::find_library_fn(f.name)]);
   if (f.kind == "distribution" && f.signature.find("(input: u64") != std::string::npos) {
     // A sampling module: every parameter a constant (a mean of 10, a spread of 2, bounds 1 and 20).
     std::string args;
@@ -40,6 +47,12 @@ std::string calling_kernel(const frontend::LibraryFunction& f) {
   if (f.kind == "distribution") return "input a: f64\nv := " + f.name + "(a)\n";
   if (f.kind == "built-in") {
     if (f.name == "mixed_radix") return "input a: u64\n(d0, d1) := mixed_radix(a, 10, 0)\n";
+    if (f.name == "pick") return "input (a: u64, b: u64)\nv := pick(a % 3 == 0, a % 3 == 1, a % 5 == 2, a, b, a ^ b)\n";
+    // The assertions take constants: the kernel adds a value to a checked one.
+    if (f.name == "in_range") return "input a: u64\nv := a + in_range(5, 1, 10)\n";
+    if (f.name == "is_one_of") return "input a: u64\nv := a + is_one_of(3, 1, 2, 3)\n";
+    if (f.name == "is_positive") return "input a: u64\nv := a + is_positive(7, \"rate\")\n";
+    if (f.name == "matches") return "input a: u64\nv := \"{a}-{matches(\"abc\", \"^[a-z]+$\")}\"\n";
     if (f.name == "histribution") return "input a: u64\nv := histribution(a, \"10:5 20:3 30:2\")\n";
     if (f.name == "weighted_u64" || f.name == "weighted_strings")
       return "input a: u64\nv := " + f.name + "(a, \"10:0.5;20:0.3;30:0.2\")\n";
@@ -64,12 +77,12 @@ std::string calling_kernel(const frontend::LibraryFunction& f) {
     }
     return "input (" + ins + ")\nv := " + f.name + "(" + args + ")\n";
   }
-  const auto text = frontend::bundled_module(f.name);
+  const auto text = bundled_module(f.name);
   if (!text) throw std::runtime_error("no bundled module " + f.name);
-  const frontend::CompileResult r = frontend::compile_source(f.name + ".gk", std::string(*text));
+  const CompileResult r = compile_source(f.name + ".gk", std::string(*text));
   if (!r.ok()) throw std::runtime_error(r.render_diagnostics());
   std::string ins, args, constants;
-  for (const frontend::Port& p : r.kernel().params) {
+  for (const Port& p : r.kernel().params) {
     if (p.is_extern && !p.default_value) constants += ", " + p.name + ": 1000";  // a constant for one without a default
     if (p.is_extern) continue;
     ins += (ins.empty() ? "" : "\n") + std::string("input ") + p.name + ": " + ir::ty_label(p.ty);
@@ -81,4 +94,4 @@ std::string calling_kernel(const frontend::LibraryFunction& f) {
   return ins + "\n" + outs + " := " + f.name + "(" + args + constants + ")\n";
 }
 
-}  // namespace polydat::testing
+}  // namespace polydat::frontend

@@ -1,0 +1,70 @@
+// pick, identity, nb-rs's parameter assertions, the regex calls and the
+// string rules they rely on: values worked by hand, diagnostics at the call.
+#include "tests/frontend/stdlib_kernel.h"
+
+namespace polydat::stdlibtest {
+namespace {
+
+std::string diagnostics_of(const std::string& text) {
+  return frontend::compile_source("k.gk", text).render_diagnostics();
+}
+
+}  // namespace
+
+TEST_CASE("pick: the value of the first true selector, the last value when none is") {
+  Kernel k("input (a: u64, b: u64)\nv := pick(a == 1, a == 2, b > 5, 100, 200, 300)\n"
+           "s := pick(a < 2, a >= 2, \"low\", \"high\")\n");
+  auto run = [&](uint64_t a, uint64_t b) { return k.run({u64(a), u64(b)}); };
+  CHECK(run(1, 0).at(0) == u64(100));
+  CHECK(run(2, 0).at(0) == u64(200));
+  CHECK(run(3, 9).at(0) == u64(300));
+  CHECK(run(1, 9).at(0) == u64(100));  // two true: the first wins
+  CHECK(run(7, 0).at(0) == u64(300));  // none true: the last value (nb-rs stops the run here)
+  CHECK(run(0, 0).at(1) == ir::Value::str("low"));
+  CHECK(run(5, 0).at(1) == ir::Value::str("high"));
+}
+
+TEST_CASE("pick: selectors known when the kernel is built must pick exactly one") {
+  CHECK(diagnostics_of("v := pick(1 == 1, 2 == 2, 3, 4)\n").find("2 selectors are true [assertion-failed]") != std::string::npos);
+  CHECK(diagnostics_of("v := pick(1 == 2, 3, 4)\n").find("[argument-count]") != std::string::npos);
+  CHECK(diagnostics_of("v := pick(1 == 2, 2 == 3, 3, 4)\n").find("no selector is true") != std::string::npos);
+  CHECK(diagnostics_of("input a: u64\nv := pick(a == 1, a == 2, 3, \"x\")\n").find("one type") != std::string::npos);
+  CHECK(diagnostics_of("v := pick(true, 2 == 3, 3, 4)\n").empty());
+}
+
+TEST_CASE("identity is its argument; the assertions pass a constant through or stop the build") {
+  Kernel k("input a: u64\nv := identity(a) + in_range(5, 1, 10) + is_one_of(3, 1, 2, 3) + is_positive(7, \"rate\")\n"
+           "m := matches(\"abc\", \"^[a-z]+$\")\n");
+  CHECK(k.run({u64(100)}).at(0) == u64(115));
+  CHECK(k.run({u64(100)}).at(1) == ir::Value::str("abc"));
+  CHECK(diagnostics_of("v := in_range(11, 1, 10)\n").find("k.gk:1:15: error: in_range: value 11 outside [1, 10] [assertion-failed]") != std::string::npos);
+  CHECK(diagnostics_of("v := in_range(10, 1, 10)\n").empty());  // inclusive
+  CHECK(diagnostics_of("v := is_one_of(4, 1, 2, 3)\n").find("[assertion-failed]") != std::string::npos);
+  CHECK(diagnostics_of("v := is_positive(0, \"threads\")\n").find("is_positive(threads)") != std::string::npos);
+  CHECK(diagnostics_of("v := matches(\"ABC\", \"^[a-z]+$\")\n").find("[assertion-failed]") != std::string::npos);
+  CHECK(diagnostics_of("v := matches(\"a\", \"(\")\n").find("[invalid-pattern]") != std::string::npos);
+  CHECK(diagnostics_of("input a: u64\nv := in_range(a, 1, 10)\n").find("k.gk:2:15: error: in_range checks a value known") != std::string::npos);
+}
+
+TEST_CASE("regex calls: nb-rs's pattern text compiles unchanged and runs Rust's rules") {
+  // "\d" keeps its backslash and "{3}" is a count, as nb-rs reads the string;
+  // a replacement's ${name} doubles its braces, or {head} would interpolate.
+  Kernel k("input a: u64\nt := \"{a}-4567\"\nv := regex_match(t, \"^\\d{3}-\\d{4}$\")\n"
+           "r := regex_replace(t, \"(?P<head>\\d+)-(\\d+)\", \"$2/${{head}}\")\ne := str_eq(t, \"123-4567\")\n");
+  CHECK(k.run({u64(123)}).at(0) == ir::Value::boolean(true));
+  CHECK(k.run({u64(1234)}).at(0) == ir::Value::boolean(false));
+  CHECK(k.run({u64(123)}).at(1) == ir::Value::str("4567/123"));
+  CHECK(k.run({u64(123)}).at(2) == u64(1));
+  CHECK(k.run({u64(12)}).at(2) == u64(0));
+  CHECK(diagnostics_of("input s: str\nv := regex_match(s, s)\n").find("[not-constant]") != std::string::npos);
+  CHECK(diagnostics_of("input s: str\nv := regex_match(s, \"a(?=b)\")\n").find("k.gk:2:21: error: invalid regex") != std::string::npos);
+}
+
+TEST_CASE("strings: a brace of digits is text, a backslash before a visible character stays") {
+  Kernel k("input a: u64\nv := \"{a}{3}{2,}{2,5}\"\nw := \"\\d\\.\\q\\\\\"\n");
+  CHECK(k.run({u64(9)}).at(0) == ir::Value::str("9{3}{2,}{2,5}"));
+  CHECK(diagnostics_of("v := \"{1,2,3}\"\n").find("[syntax]") != std::string::npos);  // not a count: an interpolation
+  CHECK(k.run({u64(9)}).at(1) == ir::Value::str("\\d\\.\\q\\"));
+}
+
+}  // namespace polydat::stdlibtest
