@@ -924,11 +924,13 @@ class UnitChecker {
   // the first table_params constants, the rest (clamp bounds) kept as arguments.
   Typed check_sampled(Expr& e, const SampledFunction& f) {
     const bool rounds = f.finish == SampleFinish::Round || f.finish == SampleFinish::ClampRound;
-    return check_table_call(e, f.distribution, true, f.params, f.table_params, rounds ? Ty::u64() : Ty::scalar(TyKind::F64));
+    const Ty f64 = Ty::scalar(TyKind::F64);
+    const Ty result = f.finish == SampleFinish::ServiceModel ? Ty::tuple({f64, Ty::u64()}) : rounds ? Ty::u64() : f64;
+    return check_table_call(e, f.distribution, true, f.params, f.table_params, result, f.finish);
   }
 
   Typed check_table_call(Expr& e, std::string_view table_name, bool u64_input, std::span<const DistributionParam> params,
-                         size_t table_params, const Ty& result) {
+                         size_t table_params, const Ty& result, SampleFinish finish = SampleFinish::None) {
     std::vector<std::string> names{"input"};
     for (const DistributionParam& p : params) names.emplace_back(p.name);
     auto slots = bind_args(e, names, false);
@@ -984,13 +986,20 @@ class UnitChecker {
         return none;
       }
     }
-    std::string why;
-    auto table = build_distribution_table(table_name, constants, &why);
-    if (!table) {
-      error(DiagKind::NotConstant, e.span, e.name + ": " + why);
-      return none;
+    // The two latency modes: their tables one after the other, split by the lowering.
+    std::vector<std::vector<double>> specs{constants};
+    if (finish == SampleFinish::Bimodal) specs = {{constants[0], constants[1]}, {constants[2], constants[3]}};
+    if (finish == SampleFinish::ServiceModel) specs = {{constants[0], 0.5}, {constants[1], 5.0}};
+    e.table.clear();
+    for (const std::vector<double>& spec : specs) {
+      std::string why;
+      auto table = build_distribution_table(table_name, spec, &why);
+      if (!table) {
+        error(DiagKind::NotConstant, e.span, e.name + ": " + why);
+        return none;
+      }
+      e.table.insert(e.table.end(), table->begin(), table->end());
     }
-    e.table = std::move(*table);
     std::vector<Arg> ordered;
     ordered.push_back(std::move(*(*slots)[0]));
     for (size_t i = table_params + 1; i < slots->size(); ++i) {

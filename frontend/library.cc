@@ -97,7 +97,10 @@ std::vector<LibraryFunction> library_functions() {
     std::string sig = std::string(f.name) + "(input: u64";
     for (const DistributionParam& p : f.params) sig += ", " + std::string(p.name) + (p.kind == DistributionParamKind::U64 ? ": u64" : ": f64");
     const bool rounds = f.finish == SampleFinish::Round || f.finish == SampleFinish::ClampRound;
-    out.push_back(LibraryFunction{std::string(f.name), sig + (rounds ? ") -> u64" : ") -> f64"), std::string(f.help),
+    const char* result = f.finish == SampleFinish::ServiceModel ? ") -> (latency_ms: f64, is_error: u64)"
+                         : rounds                               ? ") -> u64"
+                                                                : ") -> f64";
+    out.push_back(LibraryFunction{std::string(f.name), sig + result, std::string(f.help),
                                   "distribution", false, is_nbrs_function(f.name)});
   }
   for (const std::string& name : bundled_module_names())

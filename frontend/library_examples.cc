@@ -36,13 +36,16 @@ std::string example_kernel(const LibraryFunction& f) {
   if (f.kind == "distribution" && f.signature.find("(input: u64") != std::string::npos) {
     // A sampling module: every parameter a constant (a mean of 10, a spread of 2, bounds 1 and 20).
     std::string args;
-    for (const char* p : {"mean", "mean_ms", "stddev", "stddev_ms", "rate", "n", "exponent", "min", "max"})
-      if (f.signature.find(std::string(", ") + p + ":") != std::string::npos)
-        args += std::string(", ") + p + ": " +
-                (std::string(p) == "n" ? "100" : std::string(p) == "min" ? "1.0" : std::string(p) == "max" ? "20.0"
-                 : std::string(p).starts_with("stddev") ? "2.0" : std::string(p) == "rate" ? "0.5"
-                 : std::string(p) == "exponent" ? "1.0" : "10.0");
-    return "input a: u64\nv := " + f.name + "(a" + args + ")\n";
+    // The latency modes: fast 5 ms (spread 1), slow 50 ms (spread 10), a fifth slow, 1 in 20 failing.
+    const std::pair<std::string_view, std::string_view> values[] = {
+        {"mean", "10.0"},    {"mean_ms", "10.0"},  {"stddev", "2.0"},   {"stddev_ms", "2.0"},  {"rate", "0.5"},
+        {"n", "100"},        {"exponent", "1.0"},  {"min", "1.0"},      {"max", "20.0"},       {"fast_ms", "5.0"},
+        {"fast_std", "1.0"}, {"slow_ms", "50.0"},  {"slow_std", "10.0"}, {"slow_pct", "0.2"},  {"error_pct", "0.05"}};
+    for (const auto& [p, value] : values)
+      if (f.signature.find(", " + std::string(p) + ":") != std::string::npos)
+        args += ", " + std::string(p) + ": " + std::string(value);
+    const bool pair = f.signature.find("-> (") != std::string::npos;
+    return "input a: u64\n" + std::string(pair ? "(v0, v1)" : "v") + " := " + f.name + "(a" + args + ")\n";
   }
   if (f.kind == "distribution") return "input a: f64\nv := " + f.name + "(a)\n";
   if (f.kind == "built-in") {

@@ -265,6 +265,7 @@ class Lowerer {
   // nb-rs's sampling modules: hash, quantile, sample, then the finish.
   ObjectId sampled(const Expr& e, const SampledFunction& f, const std::string& name) {
     const ir::SourceLoc at = loc(e.span);
+    if (f.finish == SampleFinish::Bimodal || f.finish == SampleFinish::ServiceModel) return two_modes(e, f, name);
     const ObjectId q = call_module("unit_interval", {call_module("hash", {lower(*e.args[0].value)}, at)}, at);
     ObjectId v = sample(e.table, q, f.finish == SampleFinish::None ? name : "", at);
     auto real = [&](double d) { return must(fb_.constant(Value::f64(d), at)); };
@@ -273,6 +274,33 @@ class Lowerer {
       v = call_module("clamp_f64", {v, lower(*e.args[1].value), lower(*e.args[2].value)}, at);
     if (f.finish == SampleFinish::Round || f.finish == SampleFinish::ClampRound) v = call_module("round_to_u64", {v}, at);
     return v;
+  }
+
+  // modeling.gk's bimodal_latency and service_model, operation for operation.
+  ObjectId two_modes(const Expr& e, const SampledFunction& f, const std::string& name) {
+    const ir::SourceLoc at = loc(e.span);
+    auto real = [&](double d) { return must(fb_.constant(Value::f64(d), at)); };
+    const size_t half = e.table.size() / 2;
+    const std::vector<double> fast_table(e.table.begin(), e.table.begin() + static_cast<std::ptrdiff_t>(half));
+    const std::vector<double> slow_table(e.table.begin() + static_cast<std::ptrdiff_t>(half), e.table.end());
+    const ObjectId x = lower(*e.args[0].value);
+    const ObjectId h1 = call_module("hash", {x}, at), h2 = call_module("hash", {h1}, at);
+    auto latency = [&](const std::vector<double>& table, ObjectId h) {
+      const ObjectId sampled = sample(table, call_module("unit_interval", {h}, at), "", at);
+      return call_module("clamp_f64", {sampled, real(0.1), real(999999.0)}, at);
+    };
+    const ObjectId fast = latency(fast_table, h1), slow = latency(slow_table, h2);
+    const ObjectId coin = call_module("unfair_coin", {x, lower(*e.args[1].value)}, at);
+    const ObjectId zero = must(fb_.constant(Value::integer(ir::TyKind::U64, 0), at));
+    const ObjectId is_slow = must(fb_.binop(OpKind::Neq, coin, zero, Dest::fresh(), at));
+    const bool model = f.finish == SampleFinish::ServiceModel;
+    const ObjectId lat = must(fb_.phi(slow, fast, is_slow, Dest::fresh(model ? "" : name), at));
+    if (!model) return lat;
+    const ObjectId error_pct = lower(*e.args[2].value);
+    const ObjectId err = must(fb_.phi(call_module("unfair_coin", {h2, error_pct}, at),
+                                      call_module("unfair_coin", {h1, error_pct}, at), is_slow, Dest::fresh(), at));
+    const std::vector<ObjectId> both{lat, err};
+    return must(fb_.pack(both, Dest::fresh(name), at));
   }
 
   ObjectId sample(const std::vector<double>& table, ObjectId quantile, const std::string& name, ir::SourceLoc at) {

@@ -14,6 +14,13 @@ constexpr DistributionParam kBoundedNormal[] = {{"mean", K::F64, std::nullopt, {
                                                 {"min", K::F64, std::nullopt, {}},
                                                 {"max", K::F64, std::nullopt, {}}};
 
+constexpr DistributionParam kBimodal[] = {{"fast_ms", K::F64, std::nullopt, {}}, {"fast_std", K::F64, std::nullopt, {}},
+                                          {"slow_ms", K::F64, std::nullopt, {}}, {"slow_std", K::F64, std::nullopt, {}},
+                                          {"slow_pct", K::F64, std::nullopt, {}}};
+constexpr DistributionParam kServiceModel[] = {{"fast_ms", K::F64, std::nullopt, {}}, {"slow_ms", K::F64, std::nullopt, {}},
+                                               {"slow_pct", K::F64, std::nullopt, {}},
+                                               {"error_pct", K::F64, std::nullopt, {}}};
+
 const SampledFunction kSampled[] = {
     {"normal_sample", "icd_normal", kNormal, 2, SampleFinish::None,
      "a normal sample of hash(input): icd_normal(unit_interval(hash(input)), mean, stddev)"},
@@ -29,6 +36,10 @@ const SampledFunction kSampled[] = {
      "a service's normal latency in ms for hash(input), clamped to [0.1, 999999]"},
     {"exponential_latency", "icd_exponential", kRate, 1, SampleFinish::Latency,
      "an exponential latency in ms for hash(input), clamped to [0.1, 999999]"},
+    {"bimodal_latency", "icd_normal", kBimodal, 4, SampleFinish::Bimodal,
+     "a fast or (with probability slow_pct) slow normal latency in ms, each clamped to [0.1, 999999]"},
+    {"service_model", "icd_normal", kServiceModel, 2, SampleFinish::ServiceModel,
+     "(latency_ms, is_error): bimodal_latency with spreads 0.5 and 5.0, and a per-path error coin of error_pct"},
 };
 }  // namespace
 

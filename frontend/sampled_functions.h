@@ -16,6 +16,11 @@ enum class SampleFinish {
   Latency,     // clamp_f64(sample, 0.1, 999999.0): a latency in milliseconds
   Round,       // round_to_u64(sample)
   ClampRound,  // round_to_u64(clamp_f64(sample, min, max)), min and max the last two parameters
+  // modeling.gk: unfair_coin(input, slow_pct) picks the slow latency (hash(hash(input))'s
+  // quantile on the second table) or the fast one (hash(input)'s on the first).
+  Bimodal,       // tables: normal(fast_ms, fast_std), normal(slow_ms, slow_std)
+  ServiceModel,  // tables: normal(fast_ms, 0.5), normal(slow_ms, 5.0); also is_error, the same
+                 // path's unfair_coin(hash(input) or hash(hash(input)), error_pct)
 };
 
 struct SampledFunction {
@@ -31,6 +36,7 @@ std::span<const SampledFunction> sampled_functions();
 const SampledFunction* find_sampled_function(std::string_view name);
 
 // The modules a sampled function's lowering calls.
-inline constexpr std::string_view kSampledFunctionUses[] = {"hash", "unit_interval", "clamp_f64", "round_to_u64"};
+inline constexpr std::string_view kSampledFunctionUses[] = {"hash", "unit_interval", "clamp_f64", "round_to_u64",
+                                                            "unfair_coin"};
 
 }  // namespace polydat::frontend

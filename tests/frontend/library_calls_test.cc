@@ -76,6 +76,45 @@ TEST_CASE("library calls: nb-rs's sampling modules hash, sample the table, then 
         std::string::npos);
 }
 
+TEST_CASE("library calls: bimodal_latency and service_model equal nb-rs's modeling.gk bodies and a C++ reference") {
+  // nb-rs's module bodies with the constants written in (select on f64 as if).
+  Kernel k("input x: u64\nb := bimodal_latency(x, 5.0, 1.0, 50.0, 10.0, 0.2)\n"
+           "(m, e) := service_model(x, 2.0, 40.0, 0.3, 0.1)\n"
+           "is_slow := unfair_coin(x, 0.2)\n"
+           "fast := clamp_f64(icd_normal(unit_interval(hash(x)), 5.0, 1.0), 0.1, 999999.0)\n"
+           "slow := clamp_f64(icd_normal(unit_interval(hash(hash(x))), 50.0, 10.0), 0.1, 999999.0)\n"
+           "body_b := if(is_slow != 0, slow, fast)\n"
+           "s2 := unfair_coin(x, 0.3)\n"
+           "f2 := clamp_f64(icd_normal(unit_interval(hash(x)), 2.0, 0.5), 0.1, 999999.0)\n"
+           "w2 := clamp_f64(icd_normal(unit_interval(hash(hash(x))), 40.0, 5.0), 0.1, 999999.0)\n"
+           "body_m := if(s2 != 0, w2, f2)\n"
+           "body_e := if(s2 != 0, unfair_coin(hash(hash(x)), 0.1), unfair_coin(hash(x), 0.1))\n");
+  std::string why;
+  const auto fast = frontend::build_distribution_table("icd_normal", std::vector<double>{5.0, 1.0}, &why);
+  const auto slow = frontend::build_distribution_table("icd_normal", std::vector<double>{50.0, 10.0}, &why);
+  REQUIRE((fast && slow));
+  auto coin = [](uint64_t h, double p) { return static_cast<double>(h) / 18446744073709551616.0 < p; };
+  auto q = [](uint64_t h) { return static_cast<double>(h) / 18446744073709551615.0; };
+  size_t slow_count = 0;
+  for (uint64_t x = 0; x < 3000; ++x) {
+    CAPTURE(x);
+    const auto out = k.run({u64(x)});  // the unused bindings: b, m, e, body_b, body_m, body_e
+    CHECK(bits_of(out.at(0).as_f64()) == bits_of(out.at(3).as_f64()));
+    CHECK(bits_of(out.at(1).as_f64()) == bits_of(out.at(4).as_f64()));
+    CHECK(out.at(2) == out.at(5));
+    const uint64_t h1 = ref_hash(x), h2 = ref_hash(h1);
+    const bool is_slow = coin(h1, 0.2);
+    slow_count += is_slow;
+    const double want = is_slow ? std::clamp(frontend::sample_table(*slow, q(h2)), 0.1, 999999.0)
+                                : std::clamp(frontend::sample_table(*fast, q(h1)), 0.1, 999999.0);
+    CHECK(bits_of(out.at(0).as_f64()) == bits_of(want));
+  }
+  CHECK(slow_count > 450);  // about a fifth of 3000
+  CHECK(slow_count < 750);
+  CHECK(diagnostics_of("input (a: u64, p: f64)\nv := bimodal_latency(a, 5.0, 1.0, 50.0, 10.0, p)\n").find("[not-constant]") !=
+        std::string::npos);
+}
+
 TEST_CASE("library calls: histribution's labels and its alias table, worked by hand") {
   // "100 1 1": bare weights, labels 0 1 2. Scaled 300/102, 3/102, 3/102: slots 1
   // and 2 keep their label when (x >> 32) / (2^32 - 1) < 3/102, else alias 0.
