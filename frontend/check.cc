@@ -653,7 +653,7 @@ class UnitChecker {
     if (!ty) return Typed{ETy::of(Ty::u64()), dyn};
     switch (op) {
       case Tok::EqEq: case Tok::NotEq:
-        if (!ty->is_numeric() && !ty->is_bool())
+        if (!ty->is_numeric() && !ty->is_bool() && !ty->is_str())
           error(DiagKind::TypeMismatch, at, "cannot compare values of type " + ir::ty_label(*ty));
         return Typed{ETy::of(Ty::boolean()), dyn};
       case Tok::Lt: case Tok::Gt: case Tok::Le: case Tok::Ge:
@@ -920,6 +920,14 @@ class UnitChecker {
     return check_table_call(e, d.name, false, d.params, d.params.size(), Ty::scalar(TyKind::F64));
   }
 
+  // An f64 parameter's argument: a literal or a float converts exactly, an
+  // integer as nb-rs's adapters convert it (to the nearest f64).
+  void f64_argument(ExprPtr& a, const Typed& t, const std::string& what) {
+    if (t.t.is_literal() || a->ty.is_float()) coerce(a, t, Ty::scalar(TyKind::F64), true, what);
+    else if (a->ty.is_int()) wrap_cast(a, Ty::scalar(TyKind::F64));
+    else mismatch(*a, a->ty, Ty::scalar(TyKind::F64), what);
+  }
+
   // nb-rs's sampling modules: a u64 input hashed to a quantile; the table from
   // the first table_params constants, the rest (clamp bounds) kept as arguments.
   Typed check_sampled(Expr& e, const SampledFunction& f) {
@@ -951,9 +959,7 @@ class UnitChecker {
                                                 : params[i - 1].kind;
       if (kind == DistributionParamKind::Str) coerce(v, t, Ty::str(), true, "'" + names[i] + "' of " + e.name);
       else if (kind == DistributionParamKind::U64 && t.t.lit != ETy::Lit::Float) coerce(v, t, Ty::u64(), true, "'" + names[i] + "' of " + e.name);
-      else if (t.t.is_literal() || v->ty.is_float()) coerce(v, t, Ty::scalar(TyKind::F64), true, "'" + names[i] + "' of " + e.name);
-      else if (v->ty.is_int()) wrap_cast(v, Ty::scalar(TyKind::F64));
-      else mismatch(*v, v->ty, Ty::scalar(TyKind::F64), "'" + names[i] + "' of " + e.name);
+      else f64_argument(v, t, "'" + names[i] + "' of " + e.name);
       if (i == 0) {
         dyn = t.dynamic;
         continue;
@@ -1040,11 +1046,7 @@ class UnitChecker {
       switch (f.params[std::min(i, f.params.size() - 1)]) {
         case ir::LibTy::U64: coerce(a, t, Ty::u64(), true, what); break;
         case ir::LibTy::Str: coerce(a, t, Ty::str(), true, what); break;
-        case ir::LibTy::F64:
-          if (t.t.is_literal() || a->ty.is_float()) coerce(a, t, Ty::scalar(TyKind::F64), true, what);
-          else if (a->ty.is_int()) wrap_cast(a, Ty::scalar(TyKind::F64));
-          else mismatch(*a, a->ty, Ty::scalar(TyKind::F64), what);
-          break;
+        case ir::LibTy::F64: f64_argument(a, t, what); break;
         case ir::LibTy::Any:
           if (t.t.lit == ETy::Lit::Int) coerce(a, t, Ty::u64(), false, what);
           else if (t.t.lit == ETy::Lit::Float) coerce(a, t, Ty::scalar(TyKind::F64), false, what);

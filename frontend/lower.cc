@@ -7,6 +7,7 @@
 #include "frontend/weights.h"
 #include "ir/builder.h"
 #include "ir/interp.h"
+#include "ir/library_fn.h"
 #include "ir/semantics.h"
 
 namespace polydat::frontend {
@@ -130,6 +131,13 @@ class Lowerer {
       case ExprKind::Binary: {
         const ObjectId l = lower(*e.operands[0]);
         const ObjectId r = lower(*e.operands[1]);
+        if ((e.op == Tok::EqEq || e.op == Tok::NotEq) && e.operands[0]->ty.is_str()) {  // nb-rs's str_eq, as a bool
+          const std::vector<ObjectId> both{l, r};
+          const ObjectId pair = must(fb_.pack(both, Dest::fresh(), at));
+          const ObjectId eq = must(fb_.library(*ir::find_library_fn("str_eq"), pair, Dest::fresh(), at));
+          const ObjectId zero = must(fb_.constant(Value::integer(ir::TyKind::U64, 0), at));
+          return must(fb_.binop(e.op == Tok::EqEq ? OpKind::Neq : OpKind::Eq, eq, zero, Dest::fresh(name), at));
+        }
         return must(fb_.binop(binary_op(e.op), l, r, Dest::fresh(name), at));
       }
       case ExprKind::Cast: return convert(lower(*e.operands[0]), e.ty, e.span, name);

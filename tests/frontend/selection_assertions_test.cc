@@ -60,6 +60,19 @@ TEST_CASE("regex calls: nb-rs's pattern text compiles unchanged and runs Rust's 
   CHECK(diagnostics_of("input s: str\nv := regex_match(s, \"a(?=b)\")\n").find("k.gk:2:21: error: invalid regex") != std::string::npos);
 }
 
+TEST_CASE("strings compare with == and != byte for byte, as nb-rs's str_eq") {
+  Kernel k("input (s: str, t: str)\ne := s == t\nn := s != t\nk := (s == \"alpha\") | (t == \"beta\")\n");
+  auto run = [&](const char* s, const char* t) { return k.run({ir::Value::str(s), ir::Value::str(t)}); };
+  CHECK(run("alpha", "alpha").at(0) == ir::Value::boolean(true));
+  CHECK(run("alpha", "alpha").at(1) == ir::Value::boolean(false));
+  CHECK(run("alpha", "Alpha").at(0) == ir::Value::boolean(false));
+  CHECK(run("", "").at(0) == ir::Value::boolean(true));
+  CHECK(run("a\xC3\xA9", "a\xC3\xA9").at(0) == ir::Value::boolean(true));
+  CHECK(run("x", "beta").at(2) == ir::Value::boolean(true));
+  CHECK(run("x", "y").at(2) == ir::Value::boolean(false));
+  CHECK(diagnostics_of("input s: str\nv := s < \"b\"\n").find("cannot order values of type str") != std::string::npos);
+}
+
 TEST_CASE("strings: a brace of digits is text, a backslash before a visible character stays") {
   Kernel k("input a: u64\nv := \"{a}{3}{2,}{2,5}\"\nw := \"\\d\\.\\q\\\\\"\n");
   CHECK(k.run({u64(9)}).at(0) == ir::Value::str("9{3}{2,}{2,5}"));
