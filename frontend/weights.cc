@@ -2,7 +2,6 @@
 
 #include <charconv>
 #include <cmath>
-#include <deque>
 
 namespace polydat::frontend {
 
@@ -115,28 +114,6 @@ std::vector<WeightedItem> parse_histribution_spec(std::string_view spec, std::st
   return items;
 }
 
-AliasTable alias_table(const std::vector<double>& weights) {
-  const size_t n = weights.size();
-  double sum = 0;
-  for (double w : weights) sum += w;  // in order, as Rust's iter().sum()
-  const double scale = static_cast<double>(n) / sum;
-  std::vector<double> scaled;
-  for (double w : weights) scaled.push_back(w * scale);
-  std::deque<uint32_t> small, large;
-  for (uint32_t i = 0; i < n; ++i) (scaled[i] < 1.0 ? small : large).push_back(i);
-  AliasTable t{std::vector<double>(n, 1.0), {}};
-  for (uint32_t i = 0; i < n; ++i) t.alias.push_back(i);
-  while (!small.empty() && !large.empty()) {
-    const uint32_t s = small.front(), l = large.front();
-    small.pop_front();
-    large.pop_front();
-    t.bias[s] = scaled[s];
-    t.alias[s] = l;
-    scaled[l] -= 1.0 - scaled[s];
-    (scaled[l] < 1.0 ? small : large).push_back(l);
-  }
-  return t;  // the slots left in either queue keep bias 1.0
-}
 
 uint64_t coin_threshold(double bias) {
   // The least h with h / 4294967295.0 >= bias; the quotient grows with h.

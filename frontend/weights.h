@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "frontend/ast.h"
+#include "ir/alias_table.h"
 
 namespace polydat::frontend {
 
@@ -24,13 +25,8 @@ struct WeightedItem {
 // spaces around it and must be finite and above 0. Empty `error` on success.
 std::vector<WeightedItem> parse_weight_spec(std::string_view spec, std::string& error);
 
-struct AliasTable {
-  std::vector<double> bias;
-  std::vector<uint32_t> alias;
-};
-// nb-rs's AliasTableU64::from_weights: scaled weights, small and large queues in
-// index order, each small slot taking the front large one's excess.
-AliasTable alias_table(const std::vector<double>& weights);
+using ir::AliasTable;
+using ir::alias_table;
 
 // nb-rs samples slot x % n and keeps it when (x >> 32) / 4294967295.0 < bias:
 // that holds exactly when x >> 32 is below this threshold (up to 2^32).

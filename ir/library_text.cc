@@ -2,8 +2,11 @@
 // nb-rs's bytes values travel as lowercase hex text, the form nb-rs displays
 // them in: a bytes parameter reads its text with from_hex's rules, so
 // to_hex(sha256(u64_to_bytes(x))) gives nb-rs's text.
+#include <charconv>
+#include <cmath>
 #include <string>
 
+#include "ir/alias_table.h"
 #include "ir/library_fn.h"
 #include "ir/text_codecs.h"
 #include "ir/text_regex.h"
@@ -43,6 +46,54 @@ Value eval_regex_match(Args a) { return Value::boolean(regex_is_match(a[1].as_st
 Value eval_regex_replace(Args a) { return text(regex_replace_all(a[1].as_str(), a[0].as_str(), a[2].as_str())); }
 Value eval_str_eq(Args a) { return Value::integer(TyKind::U64, a[0].as_str() == a[1].as_str() ? 1 : 0); }
 Value eval_str_ne(Args a) { return Value::integer(TyKind::U64, a[0].as_str() != a[1].as_str() ? 1 : 0); }
+
+// nb-rs's parse_weighted_str_spec: items split on ';' and ',', trimmed, empty
+// ones skipped, each "value:weight" split at its first ':', the weight read as
+// Rust reads an f64. Nothing (nb-rs panics) when an item has no ':', a weight
+// is not a number, or the weights do not sum above 0.
+struct DynamicChoice {
+  std::vector<std::string> values;
+  AliasTable table;
+};
+std::optional<DynamicChoice> parse_dynamic_spec(std::string_view spec) {
+  DynamicChoice c;
+  std::vector<double> weights;
+  for (size_t at = 0; at <= spec.size();) {
+    const size_t end = std::min(spec.find_first_of(";,", at), spec.size());
+    std::string_view item = spec.substr(at, end - at);
+    at = end + 1;
+    const size_t a = item.find_first_not_of(" \t\r\n");
+    if (a == std::string_view::npos) continue;
+    item = item.substr(a, item.find_last_not_of(" \t\r\n") - a + 1);
+    const size_t colon = item.find(':');
+    if (colon == std::string_view::npos) return std::nullopt;
+    std::string_view w = item.substr(colon + 1);
+    if (!w.empty() && w.front() == '+') w.remove_prefix(1);
+    double weight = 0;
+    const auto r = std::from_chars(w.data(), w.data() + w.size(), weight);
+    if (w.empty() || r.ec != std::errc() || r.ptr != w.data() + w.size()) return std::nullopt;
+    c.values.emplace_back(item.substr(0, colon));
+    weights.push_back(weight);
+  }
+  double sum = 0;
+  for (double w : weights) sum += w;
+  if (weights.empty() || !(sum > 0.0)) return std::nullopt;
+  c.table = alias_table(weights);
+  return c;
+}
+
+// The spec is rebuilt only when it changes, as nb-rs caches its table.
+Value eval_dynamic_weighted_select(Args a) {
+  thread_local std::string spec;
+  thread_local std::optional<DynamicChoice> choice;
+  thread_local bool built = false;
+  if (!built || spec != a[1].as_str()) {
+    spec = a[1].as_str();
+    choice = parse_dynamic_spec(spec);
+    built = true;
+  }
+  return text(choice ? choice->values[alias_sample(choice->table, a[0].as_u64())] : std::string());
+}
 
 // The pattern (parameter 1) must compile, as nb-rs checks it at init.
 std::optional<std::string> check_pattern(size_t param, const Value& v) {
@@ -101,6 +152,9 @@ const LibraryFn kTextFns[] = {
      0b110, check_pattern},
     {"str_eq", {Str, Str}, {"a", "b"}, U64, false, "1 when the two texts are equal, else 0", eval_str_eq},
     {"str_ne", {Str, Str}, {"a", "b"}, U64, false, "1 when the two texts differ, else 0", eval_str_ne},
+    {"dynamic_weighted_select", {U64, Str}, {"selector", "weights_spec"}, Str, false,
+     "weighted_strings with the spec a value (\"v:w;v:w\", rebuilt when it changes; a bad spec gives \"\")",
+     eval_dynamic_weighted_select},
 };
 
 }  // namespace

@@ -1,5 +1,7 @@
 // pick, identity, nb-rs's parameter assertions, the regex calls and the
 // string rules they rely on: values worked by hand, diagnostics at the call.
+#include <random>
+
 #include "tests/frontend/stdlib_kernel.h"
 
 namespace polydat::stdlibtest {
@@ -58,6 +60,33 @@ TEST_CASE("regex calls: nb-rs's pattern text compiles unchanged and runs Rust's 
   CHECK(k.run({u64(12)}).at(2) == u64(0));
   CHECK(diagnostics_of("input s: str\nv := regex_match(s, s)\n").find("[not-constant]") != std::string::npos);
   CHECK(diagnostics_of("input s: str\nv := regex_match(s, \"a(?=b)\")\n").find("k.gk:2:21: error: invalid regex") != std::string::npos);
+}
+
+TEST_CASE("dynamic_weighted_select: weighted_strings with a spec that arrives as a value") {
+  // The same choice as weighted_strings (built when the kernel is, lowered to integer compares) for every x.
+  Kernel k("input (x: u64, s: str)\nd := dynamic_weighted_select(x, s)\n"
+           "w := weighted_strings(x, \"alpha:0.3;beta:0.5;gamma:0.2\")\n");
+  std::mt19937_64 rng(11);
+  for (int i = 0; i < 5000; ++i) {
+    const uint64_t x = i < 8 ? static_cast<uint64_t>(i) << 32 : rng();
+    const auto out = k.run({u64(x), ir::Value::str("alpha:0.3;beta:0.5;gamma:0.2")});
+    CHECK(out.at(0) == out.at(1));
+  }
+  // Worked by hand: "a:0,b:1" scales to 0 and 2, slot 0 takes its alias b always; slot 1 keeps b.
+  // "a:1;b:3": scaled 0.5 and 1.5, slot 0 keeps a when (x >> 32) / (2^32 - 1) < 0.5, else b.
+  auto pick = [&](uint64_t x, const char* spec) { return k.run({u64(x), ir::Value::str(spec)}).at(0); };
+  CHECK(pick(0, "a:0,b:1") == ir::Value::str("b"));
+  CHECK(pick(1, "a:0,b:1") == ir::Value::str("b"));
+  CHECK(pick(0, "a:1;b:3") == ir::Value::str("a"));
+  CHECK(pick(uint64_t{0x7FFFFFFF} << 32, "a:1;b:3") == ir::Value::str("a"));   // 0.49999999988 < 0.5
+  CHECK(pick(uint64_t{0x80000000} << 32, "a:1;b:3") == ir::Value::str("b"));   // 0.50000000012
+  CHECK(pick(1, "a:1;b:3") == ir::Value::str("b"));                             // slot 1, bias 1
+  CHECK(pick(0, " a :1 ; ;b:3") == ir::Value::str("a "));  // items trimmed, the value kept as written
+  // nb-rs panics on these; here the choice is the empty text.
+  for (const char* bad : {"", "a", "a:x", "a: 1", "a:0;b:0", "a:-1;b:1"}) {
+    CAPTURE(bad);
+    CHECK(pick(5, bad) == ir::Value::str(""));
+  }
 }
 
 TEST_CASE("strings compare with == and != byte for byte, as nb-rs's str_eq") {
