@@ -159,7 +159,7 @@ void Program::discover_unit(size_t ui) {
     std::optional<size_t> target;
     for (size_t d = 0; d < units.size() && !target; ++d)  // a definition in the same file
       if (units[d].is_def && units[d].ast == units[ui].ast && units[d].name == name) target = d;
-    if (!target) target = resolve_module(name, units[ui].folder, span);
+    if (!target) target = resolve_module(name, units[ui].folder, span, units[ui].ast);
     if (!target) {
       unknown.insert(name);
       continue;
@@ -171,8 +171,10 @@ void Program::discover_unit(size_t ui) {
 
 // NAME.gk from the calling file's folder, then the -L folders, then the bundled
 // library. The bundled library calls only itself: a user's hash.gk never
-// replaces the hash inside hash_range.
-std::optional<size_t> Program::resolve_module(const std::string& name, const std::string& folder, Span at) {
+// replaces the hash inside hash_range. A file is never its own callee: a
+// kernel interleave.gk calling interleave finds the next candidate.
+std::optional<size_t> Program::resolve_module(const std::string& name, const std::string& folder, Span at,
+                                              const FileAst* caller) {
   std::vector<std::string> folders;
   if (folder != kBundledFolder) {
     if (!folder.empty()) folders.push_back(folder);
@@ -183,7 +185,10 @@ std::optional<size_t> Program::resolve_module(const std::string& name, const std
     std::error_code ec;
     if (!fs::is_regular_file(candidate, ec)) continue;
     const std::string key = fs::weakly_canonical(candidate).string();
-    if (auto it = file_units_.find(key); it != file_units_.end()) return it->second;
+    if (auto it = file_units_.find(key); it != file_units_.end()) {
+      if (units[it->second].ast == caller) continue;
+      return it->second;
+    }
     auto text = read_file(candidate.string());
     if (!text) continue;
     const uint32_t f = sources.add(candidate.string(), std::move(*text));

@@ -81,7 +81,8 @@ class Program {
  private:
   bool discover(uint32_t root_file, const std::string& folder, const std::string& name);
   void discover_unit(size_t u);
-  std::optional<size_t> resolve_module(const std::string& name, const std::string& folder, Span at);
+  std::optional<size_t> resolve_module(const std::string& name, const std::string& folder, Span at,
+                                      const FileAst* caller);
   size_t add_file_unit(uint32_t file, const std::string& folder, const std::string& name);
   void order_units();
   std::string unique_ir_name(const std::string& base);

@@ -723,6 +723,23 @@ TEST_CASE("cli: functions lists the library with signatures, hardware and nb-rs 
   CHECK(contains(hex_entry, "\"nb_rs\": false"));
 }
 
+TEST_CASE("cli: a kernel named like a library module it calls gets the module, not itself") {
+  const std::string text = "input cycle: u64\nv := interleave(cycle, 7)\nh := hash(cycle)\n";
+  Sandbox reference;
+  reference.file("plain.gk", text);
+  const Run plain = reference.run({"eval", "plain.gk", "--cycles", "4", "--format", "csv"});
+  REQUIRE(plain.status == 0);
+  for (const std::string name : {"interleave.gk", "hash.gk"}) {
+    CAPTURE(name);
+    Sandbox s;
+    s.file(name, text);
+    const Run r = s.run({"eval", name, "--cycles", "4", "--format", "csv"});
+    CHECK(r.status == 0);
+    CHECK(r.err.empty());
+    CHECK(r.out == plain.out);
+  }
+}
+
 TEST_CASE("cli: check suggests the library's name for a near miss and says which nb-rs functions are missing") {
   Sandbox s;
   s.file("near.gk", "input cycle: u64\nv := cycle_wlak(cycle, 100)\nw := default_or(cycle)\n");
