@@ -108,4 +108,25 @@ struct FlashArgs {
 };
 int flash_command(const FlashArgs& args);
 
+struct DifftestArgs {
+  std::string file;
+  std::vector<std::string> engines;  // default: every engine
+  size_t inputs = 200;
+  uint64_t seed = 1;
+  double stall = 0.25;
+  std::vector<std::string> lib_paths;
+};
+int difftest_command(const DifftestArgs& args);
+
+struct FuzzArgs {
+  std::vector<std::string> engines;
+  uint64_t count = 100;
+  uint64_t seed = 1;
+  size_t inputs = 64;
+  double stall = 0.25;
+  std::string out_dir = "fuzz-findings";
+  bool print = false;  // print the kernels the campaign would run, and stop
+};
+int fuzz_command(const FuzzArgs& args);
+
 }  // namespace polydat::cli

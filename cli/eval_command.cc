@@ -102,15 +102,23 @@ std::optional<std::vector<ir::Value>> run_interpreter(const frontend::CompileRes
 }
 
 // The native backend: optimised, compiled once, the whole batch in one call.
-std::optional<std::vector<ir::Value>> run_native(const ir::CategoryIr& g, const std::vector<ir::Value>& inputs) {
-  auto opt = optimized(g);
+std::optional<std::vector<ir::Value>> run_native(const frontend::CompileResult& r, const std::vector<ir::Value>& inputs,
+                                                 uint64_t first_cycle) {
+  auto opt = optimized(*r.ir);
   if (!opt) return std::nullopt;
   auto kernel = sim::NativeKernel::compile(*opt, opt->entry());
   if (!kernel) {
     user_error("the llvm engine cannot run this kernel: " + kernel.error());
     return std::nullopt;
   }
-  return (*kernel)->evaluate(inputs);
+  std::vector<ir::Value> outputs = (*kernel)->evaluate(inputs);
+  // Stopped at the iteration limit: the same rule as the interpreter, so it reports the same error.
+  if (outputs.size() < inputs.size()) {
+    const size_t at = outputs.size();
+    if (run_interpreter(r, {inputs[at]}, first_cycle + at)) user_error("internal: the llvm engine stopped, the interpreter did not");
+    return std::nullopt;
+  }
+  return outputs;
 }
 }  // namespace
 
@@ -141,7 +149,7 @@ int eval_command(const EvalArgs& args) {
   auto inputs = stimulus->records(*range, in_ty);
   if (!inputs) return kUserError;
   const uint64_t count = inputs->size();
-  auto outputs = args.engine == "llvm" ? run_native(g, *inputs) : run_interpreter(r, *inputs, range->begin);
+  auto outputs = args.engine == "llvm" ? run_native(r, *inputs, range->begin) : run_interpreter(r, *inputs, range->begin);
   if (!outputs) return kUserError;
   for (uint64_t n = 0; n < count; ++n) {
     std::vector<ir::Value> row;

@@ -68,6 +68,24 @@ std::optional<hls::HlsOptions> hls_options(const HlsArgs& args) {
   return o;
 }
 
+namespace {
+// An error or warning the HLS flow found at `at`; inside a module, notes name the user's calls that lead there.
+void print_found_at(const frontend::CompileResult& r, const ir::SourceLoc& at, const std::string& message,
+                    std::string_view kind, bool error, const std::string& fallback_file) {
+  const frontend::SourceMap& sources = r.program->sources;
+  if (!at.line || at.file >= sources.size()) {
+    fmt::print(stderr, "{}{}: {} [{}]\n", fallback_file.empty() ? "" : fallback_file + ": ", error ? "error" : "warning",
+               message, kind);
+    return;
+  }
+  const frontend::Span span{at.file, at.start, at.end};
+  fmt::print(stderr, "{}", error ? frontend::render_error_at(sources, span, message, kind)
+                                 : frontend::render_warning_at(sources, span, message, kind));
+  for (const frontend::Program::CallSite& c : r.program->call_sites_reaching(at.file, at.start))
+    fmt::print(stderr, "{}", frontend::render_note_at(sources, c.at, "inside " + c.chain + ", called here"));
+}
+}  // namespace
+
 std::optional<KernelDesign> design_for(const HlsArgs& args, const hls::HlsOptions& options,
                                        frontend::CompileResult& r) {
   if (!compile_kernel(args.file, args.lib_paths, r)) return std::nullopt;
@@ -77,21 +95,14 @@ std::optional<KernelDesign> design_for(const HlsArgs& args, const hls::HlsOption
   for (const frontend::Port& p : r.kernel().params) config_fields.push_back(p.is_extern);
   auto d = hls::synthesize(*opt, opt->entry(), config_fields, options);
   if (!d) {
-    const ir::SourceLoc& at = d.error().loc;
-    if (at.line && at.file < r.program->sources.size())
-      fmt::print(stderr, "{}", frontend::render_error_at(r.program->sources, frontend::Span{at.file, at.start, at.end},
-                                                         "cannot make hardware: " + d.error().message, d.error().kind));
-    else
-      fmt::print(stderr, "error: cannot make hardware: {} [{}]\n", d.error().message, d.error().kind);
+    print_found_at(r, d.error().loc, "cannot make hardware: " + d.error().message, d.error().kind, true, "");
     return std::nullopt;
   }
+  if (args.max_mul && d->kind == hls::DesignKind::Pipeline)
+    fmt::print(stderr, "{}: warning: --max-mul has no effect: '{}' is a pipeline, and only an FSM shares multipliers\n",
+               args.file, r.kernel().name);
   if (auto miss = hls::timing_warning(*d)) {
-    const ir::SourceLoc& at = miss->at;
-    const auto render = args.strict ? frontend::render_error_at : frontend::render_warning_at;
-    if (at.line && at.file < r.program->sources.size())
-      fmt::print(stderr, "{}", render(r.program->sources, frontend::Span{at.file, at.start, at.end}, miss->message, "timing"));
-    else
-      fmt::print(stderr, "{}: {}: {} [timing]\n", args.file, args.strict ? "error" : "warning", miss->message);
+    print_found_at(r, miss->at, miss->message, "timing", args.strict, args.file);
     if (args.strict) return std::nullopt;
   }
   return KernelDesign{std::move(*opt), std::move(*d), std::move(config_fields)};

@@ -3,8 +3,11 @@
 #include <fmt/core.h>
 
 #include "cli/commands.h"
+#include "cli/usage.h"
+#include "difftest/difftest.h"
 
 namespace {
+using namespace polydat::cli;
 constexpr const char* kVersion = "polydat 0.1.0";
 
 // The kernel and the synthesis options every hardware command takes.
@@ -12,11 +15,12 @@ void add_hls_options(CLI::App* cmd, polydat::cli::HlsArgs& a) {
   cmd->add_option("file", a.file, "the kernel (.gk)")->required();
   cmd->add_option("--target", a.target, "ice40 or generic")->capture_default_str()
       ->check(CLI::IsMember({"ice40", "generic"}));
-  cmd->add_option("--clock-ns", a.clock_ns, "the clock period (default: the target's)");
+  cmd->add_option("--clock-ns", a.clock_ns, "the clock period (default: the target's)")->check(clock_period_ns());
   cmd->add_option("--max-mul", a.max_mul, "FSMs: at most N multipliers, shared across states");
   cmd->add_option("--dsp", a.dsp, "at most N DSP blocks (0: multiplies in LUTs; default: the device's count)");
   cmd->add_flag("--strict", a.strict, "exit 1 when the model predicts the clock is missed (default: a warning)");
-  cmd->add_option("-L", a.lib_paths, "a folder to search for modules (repeatable)")->allow_extra_args(false);
+  cmd->add_option("-L", a.lib_paths, "a folder to search for modules (repeatable)")->allow_extra_args(false)
+      ->check(existing_folder());
 }
 }  // namespace
 
@@ -24,11 +28,13 @@ int main(int argc, char** argv) {
   using namespace polydat::cli;
   CLI::App app{"polydat: synthesis flow and simulator for Polydat generator kernels"};
   app.set_version_flag("--version", kVersion);
+  app.failure_message(usage_error_text);  // before the subcommands, which copy it
 
   CheckArgs check;
   CLI::App* check_cmd = app.add_subcommand("check", "check kernels and print their signatures");
   check_cmd->add_option("files", check.files, "kernel files (.gk)")->required();
-  check_cmd->add_option("-L", check.lib_paths, "a folder to search for modules (repeatable)")->allow_extra_args(false);
+  check_cmd->add_option("-L", check.lib_paths, "a folder to search for modules (repeatable)")->allow_extra_args(false)
+      ->check(existing_folder());
 
   FunctionsArgs functions;
   CLI::App* functions_cmd = app.add_subcommand("functions", "list the function library: signatures, help, hardware");
@@ -45,7 +51,8 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"table", "csv", "json"}));
   eval_cmd->add_option("--engine", eval.engine, "interp (the interpreter, the oracle) or llvm (native code)")
       ->capture_default_str()->check(CLI::IsMember({"interp", "llvm"}));
-  eval_cmd->add_option("-L", eval.lib_paths, "a folder to search for modules (repeatable)")->allow_extra_args(false);
+  eval_cmd->add_option("-L", eval.lib_paths, "a folder to search for modules (repeatable)")->allow_extra_args(false)
+      ->check(existing_folder());
 
   IrArgs ir;
   CLI::App* ir_cmd = app.add_subcommand("ir", "print a kernel's IR");
@@ -53,7 +60,8 @@ int main(int argc, char** argv) {
   ir_cmd->add_option("--format", ir.format, "text, mermaid or dot")->capture_default_str()
       ->check(CLI::IsMember({"text", "mermaid", "dot"}));
   ir_cmd->add_flag("--no-opt", ir.no_opt, "show the IR as lowered, before the optimisation passes");
-  ir_cmd->add_option("-L", ir.lib_paths, "a folder to search for modules (repeatable)")->allow_extra_args(false);
+  ir_cmd->add_option("-L", ir.lib_paths, "a folder to search for modules (repeatable)")->allow_extra_args(false)
+      ->check(existing_folder());
 
   HlsArgs hls;
   CLI::App* hls_cmd = app.add_subcommand("hls", "schedule and bind a kernel for hardware; print the report");
@@ -65,13 +73,14 @@ int main(int argc, char** argv) {
   std::string out_dir;
   CLI::App* emit_cmd = app.add_subcommand("emit-sv", "write the kernel's SystemVerilog and report to a folder");
   add_hls_options(emit_cmd, emit);
-  emit_cmd->add_option("-o", out_dir, "the output folder")->required();
+  emit_cmd->add_option("-o", out_dir, "the output folder")->required()->check(non_empty_path());
 
   EmitObjArgs obj;
   CLI::App* obj_cmd = app.add_subcommand("emit-obj", "write the kernel as an object file and a C header (native code)");
   obj_cmd->add_option("file", obj.file, "the kernel (.gk)")->required();
-  obj_cmd->add_option("-o", obj.out_dir, "the output folder")->required();
-  obj_cmd->add_option("-L", obj.lib_paths, "a folder to search for modules (repeatable)")->allow_extra_args(false);
+  obj_cmd->add_option("-o", obj.out_dir, "the output folder")->required()->check(non_empty_path());
+  obj_cmd->add_option("-L", obj.lib_paths, "a folder to search for modules (repeatable)")->allow_extra_args(false)
+      ->check(existing_folder());
 
   BenchArgs bench;
   CLI::App* bench_cmd = app.add_subcommand("bench", "time the interpreter and native code on a kernel, in one run");
@@ -80,7 +89,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   bench_cmd->add_option("--set", bench.sets, "NAME=VALUE for another input or an extern (repeatable)")
       ->allow_extra_args(false);
-  bench_cmd->add_option("-L", bench.lib_paths, "a folder to search for modules (repeatable)")->allow_extra_args(false);
+  bench_cmd->add_option("-L", bench.lib_paths, "a folder to search for modules (repeatable)")->allow_extra_args(false)
+      ->check(existing_folder());
 
   CosimArgs cosim;
   CLI::App* cosim_cmd =
@@ -96,12 +106,13 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   cosim_cmd->add_option("--seed", cosim.seed, "seeds the stalls and the random initial register values")
       ->capture_default_str();
-  cosim_cmd->add_option("--trace", cosim.trace, "write a waveform: FILE.vcd, or FST for any other name");
+  cosim_cmd->add_option("--trace", cosim.trace, "write a waveform: FILE.vcd, or FST for any other name")
+      ->check(writable_file());
 
   CLI::Option* cosim_board =
       cosim_cmd->add_option("--board", cosim.board, "simulate the whole board top, decoding its UART (a board or a .yaml)");
   cosim_cmd->add_option("--freq", cosim.freq_mhz, "with --board: run the board top at this clock in MHz, through the PLL")
-      ->needs(cosim_board);
+      ->needs(cosim_board)->check(positive_number());
 
   SynthArgs synth;
   CLI::App* synth_cmd = app.add_subcommand("synth", "Yosys, nextpnr-ice40 and icepack: a bitstream and a report");
@@ -111,8 +122,10 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"up5k", "hx8k", "lp8k", "hx1k"}));
   synth_cmd->add_option("--package", synth.package, "with --device: the package (default: the device's)");
   synth_cmd->add_option("--freq", synth.freq_mhz,
-                        "the clock in MHz (--device: default 48; --board: through the PLL, default the oscillator)");
-  synth_cmd->add_option("-o", synth.out_dir, "the output folder (default: KERNEL-BOARD or KERNEL-DEVICE)");
+                        "the clock in MHz (--device: default 48; --board: through the PLL, default the oscillator)")
+      ->check(positive_number());
+  synth_cmd->add_option("-o", synth.out_dir, "the output folder (default: KERNEL-BOARD or KERNEL-DEVICE)")
+      ->check(non_empty_path());
   synth_cmd->add_option("--set", synth.sets, "NAME=VALUE for an extern or a held input of the board top (repeatable)")
       ->allow_extra_args(false);
   synth_cmd->add_option("--estimate", synth.estimate, "ecp5 or xilinx: resources through Yosys only")
@@ -120,14 +133,42 @@ int main(int argc, char** argv) {
   synth_cmd->add_flag("--close-timing", synth.close_timing, "schedule again with a tighter clock while Fmax misses");
   synth_cmd->add_option("--seed", synth.seed, "nextpnr's placement seed")->capture_default_str();
   synth_cmd->add_option("--progress", synth.progress_s, "seconds between progress lines (stderr) while a tool runs")
-      ->capture_default_str();
+      ->capture_default_str()->check(positive_number());
   synth_cmd->add_option("--tool-timeout", synth.tool_timeout_s, "seconds a tool may run before it is killed")
-      ->capture_default_str();
+      ->capture_default_str()->check(positive_number());
 
   FlashArgs flash;
   CLI::App* flash_cmd = app.add_subcommand("flash", "program an attached board with what `synth --board` wrote");
   flash_cmd->add_option("--board", flash.board, "the board")->required();
   flash_cmd->add_option("dir", flash.dir, "the folder `polydat synth` wrote")->required();
+
+  DifftestArgs difftest;
+  difftest.engines = polydat::difftest::engine_names();
+  CLI::App* difftest_cmd =
+      app.add_subcommand("difftest", "run a kernel on every engine that takes it, against the interpreter");
+  difftest_cmd->add_option("file", difftest.file, "the kernel (.gk)")->required();
+  difftest_cmd->add_option("--engines", difftest.engines, "engines, comma-separated")->delimiter(',')
+      ->capture_default_str()->check(CLI::IsMember(polydat::difftest::engine_names()));
+  difftest_cmd->add_option("--inputs", difftest.inputs, "random inputs (edges favoured)")->capture_default_str();
+  difftest_cmd->add_option("--seed", difftest.seed, "seeds the inputs and the stalls")->capture_default_str();
+  difftest_cmd->add_option("--stall", difftest.stall, "RTL engines: the chance of a stall on each handshake")
+      ->capture_default_str()->check(CLI::Range(0.0, 0.95));
+  difftest_cmd->add_option("-L", difftest.lib_paths, "a folder to search for modules (repeatable)")
+      ->allow_extra_args(false)->check(existing_folder());
+
+  FuzzArgs fuzz;
+  fuzz.engines = {"interp", "llvm"};
+  CLI::App* fuzz_cmd =
+      app.add_subcommand("fuzz", "generate random kernels and compare the engines on them; write what disagrees");
+  fuzz_cmd->add_option("--engines", fuzz.engines, "engines, comma-separated")->delimiter(',')
+      ->capture_default_str()->check(CLI::IsMember(polydat::difftest::engine_names()));
+  fuzz_cmd->add_option("--count", fuzz.count, "kernels to generate")->capture_default_str();
+  fuzz_cmd->add_option("--seed", fuzz.seed, "kernel i comes from seed + i")->capture_default_str();
+  fuzz_cmd->add_option("--inputs", fuzz.inputs, "random inputs per kernel")->capture_default_str();
+  fuzz_cmd->add_option("--stall", fuzz.stall, "RTL engines: the chance of a stall on each handshake")
+      ->capture_default_str()->check(CLI::Range(0.0, 0.95));
+  fuzz_cmd->add_flag("--print", fuzz.print, "print the generated kernels instead of running them");
+  fuzz_cmd->add_option("-o", fuzz.out_dir, "where findings are written")->capture_default_str()->check(non_empty_path());
 
   try {
     app.parse(argc, argv);
@@ -138,7 +179,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
+    app.exit(e);  // the message of usage_error_text
     return kUsageError;
   }
   if (check_cmd->parsed()) return check_command(check);
@@ -153,8 +194,11 @@ int main(int argc, char** argv) {
   if (flash_cmd->parsed()) return flash_command(flash);
   if (obj_cmd->parsed()) return emit_obj_command(obj);
   if (bench_cmd->parsed()) return bench_command(bench);
+  if (difftest_cmd->parsed()) return difftest_command(difftest);
+  if (fuzz_cmd->parsed()) return fuzz_command(fuzz);
   // No subcommand: say so, with the list (checked here so that an unknown word is named first).
   fmt::print(stderr, "{}\n", app.help());
-  fmt::print(stderr, "error: a subcommand is required: check, eval, ir, hls, emit-sv, emit-obj, bench, cosim, synth or flash\n");
+  fmt::print(stderr, "error: a subcommand is required: check, eval, ir, hls, emit-sv, emit-obj, bench, cosim, synth, flash, difftest "
+                      "or fuzz\n");
   return kUsageError;
 }

@@ -1,12 +1,14 @@
 #include "frontend/diagnostics.h"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace polydat::frontend {
 
 std::string_view diag_kind_name(DiagKind k) {
   switch (k) {
     case DiagKind::FileNotFound: return "file-not-found";
+    case DiagKind::BinaryFile: return "binary-file";
     case DiagKind::UnexpectedCharacter: return "unexpected-character";
     case DiagKind::UnterminatedString: return "unterminated-string";
     case DiagKind::UnterminatedComment: return "unterminated-comment";
@@ -17,6 +19,7 @@ std::string_view diag_kind_name(DiagKind k) {
     case DiagKind::NestingTooDeep: return "nesting-too-deep";
     case DiagKind::UnknownName: return "unknown-name";
     case DiagKind::UnknownFunction: return "unknown-function";
+    case DiagKind::ShadowedLibrary: return "shadowed-library";
     case DiagKind::Redefinition: return "redefinition";
     case DiagKind::BuiltinRedefinition: return "builtin-redefinition";
     case DiagKind::CyclicBinding: return "cyclic-binding";
@@ -71,14 +74,31 @@ const char* severity_word(Severity s) {
   return "error";
 }
 
+// Control bytes (NUL, ESC, ...) would act on the terminal: they are shown as \xNN.
+bool is_control(unsigned char c) { return c < 0x20 || c == 0x7f; }
+
+std::string escape_controls(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (!is_control(static_cast<unsigned char>(c))) {
+      out += c;
+      continue;
+    }
+    char hex[5];
+    std::snprintf(hex, sizeof hex, "\\x%02x", static_cast<unsigned char>(c));
+    out += hex;
+  }
+  return out;
+}
+
 // One located line plus the source line and a caret under the span (on its first line).
 std::string located(const SourceMap& sources, Span s, const char* word, std::string_view message,
                     std::string_view kind) {
   if (s.file >= sources.size()) return std::string(word) + ": " + std::string(message) + "\n";
   const SourceFile& f = sources.file(s.file);
   const auto [line, col] = f.line_col(std::min<uint32_t>(s.start, static_cast<uint32_t>(f.text.size())));
-  std::string out = f.path + ":" + std::to_string(line) + ":" + std::to_string(col) + ": " + word + ": " +
-                    std::string(message);
+  std::string out = escape_controls(f.path) + ":" + std::to_string(line) + ":" + std::to_string(col) + ": " + word +
+                    ": " + escape_controls(message);
   if (!kind.empty()) out += " [" + std::string(kind) + "]";
   out += "\n";
   if (f.text.empty()) return out;  // nothing to show (an unreadable file)
@@ -87,12 +107,20 @@ std::string located(const SourceMap& sources, Span s, const char* word, std::str
   constexpr size_t kShown = 160;
   size_t first = 0;
   if (text.size() > kShown && col > kShown / 2) first = std::min<size_t>(col - 1 - kShown / 2, text.size() - kShown);
-  std::string shown(text.substr(first, kShown));
-  for (char& c : shown)
-    if (c == '\t') c = ' ';
-  const size_t caret_at = col - 1 - first;
-  const size_t width = std::max<size_t>(1, std::min<size_t>(s.end > s.start ? s.end - s.start : 1,
-                                                            shown.size() > caret_at ? shown.size() - caret_at : 1));
+  const std::string_view raw = text.substr(first, kShown);
+  // at[i]: where raw byte i starts in what is shown (a control byte takes four columns as \xNN).
+  std::string shown;
+  std::vector<size_t> at;
+  for (char c : raw) {
+    at.push_back(shown.size());
+    shown += c == '\t' ? std::string(" ") : escape_controls(std::string_view(&c, 1));
+  }
+  at.push_back(shown.size());
+  const size_t raw_caret = std::min<size_t>(col - 1 - first, raw.size());
+  const size_t raw_width = std::max<size_t>(1, std::min<size_t>(s.end > s.start ? s.end - s.start : 1,
+                                                                raw.size() > raw_caret ? raw.size() - raw_caret : 1));
+  const size_t caret_at = at[raw_caret];
+  const size_t width = std::max<size_t>(1, at[std::min(raw_caret + raw_width, raw.size())] - caret_at);
   out += "  " + shown + "\n";
   out += "  " + std::string(caret_at, ' ') + "^" + std::string(width - 1, '~') + "\n";
   return out;
@@ -113,10 +141,24 @@ std::string render_warning_at(const SourceMap& sources, Span at, std::string_vie
   return located(sources, at, "warning", message, kind);
 }
 
+std::string render_note_at(const SourceMap& sources, Span at, std::string_view message) {
+  return located(sources, at, "note", message, {});
+}
+
 std::string render_all(const Diagnostics& ds, const SourceMap& sources) {
   std::string out;
-  for (const Diagnostic& d : ds.list()) out += render(d, sources);
-  return out;
+  size_t errors = 0, warnings = 0;
+  for (size_t i = 0; i < ds.list().size(); ++i) {
+    const Diagnostic& d = ds.list()[i];
+    if (i < kShownDiagnostics) out += render(d, sources);
+    else (d.severity == Severity::Error ? errors : warnings) += 1;
+  }
+  if (errors + warnings == 0) return out;
+  auto count = [](size_t n, const char* what) { return std::to_string(n) + " more " + what + (n == 1 ? "" : "s"); };
+  std::string more;
+  if (errors) more = count(errors, "error");
+  if (warnings) more += (errors ? " and " : "") + count(warnings, "warning");
+  return out + more + " not shown (the first " + std::to_string(kShownDiagnostics) + " are)\n";
 }
 
 namespace {

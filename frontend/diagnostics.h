@@ -12,12 +12,12 @@ namespace polydat::frontend {
 
 enum class DiagKind : uint8_t {
   // reading and lexing
-  FileNotFound, UnexpectedCharacter, UnterminatedString, UnterminatedComment, InvalidEscape,
+  FileNotFound, BinaryFile, UnexpectedCharacter, UnterminatedString, UnterminatedComment, InvalidEscape,
   InvalidNumber, IntegerTooLarge,
   // syntax
   Syntax, NestingTooDeep,
   // names and structure
-  UnknownName, UnknownFunction, Redefinition, BuiltinRedefinition, CyclicBinding, RecursiveModule,
+  UnknownName, UnknownFunction, ShadowedLibrary, Redefinition, BuiltinRedefinition, CyclicBinding, RecursiveModule,
   UnknownOutput, NoOutputs, NotALoopVariable,
   // typing
   TypeMismatch, SignedUnsignedMix, LiteralOutOfRange, ZeroDivisor, NotConstant, TupleMisuse,
@@ -61,11 +61,16 @@ class Diagnostics {
 
 // `file:line:col: error: message [kind]`, the source line, a caret under the span.
 std::string render(const Diagnostic& d, const SourceMap& sources);
+// The first kShownDiagnostics, then how many more errors and warnings there are.
+inline constexpr size_t kShownDiagnostics = 20;
 std::string render_all(const Diagnostics& ds, const SourceMap& sources);
 // An error found later (at run time) in the same form: location, message, kind, source line, caret.
 std::string render_error_at(const SourceMap& sources, Span at, std::string_view message, std::string_view kind);
 // The same for a warning found later (the hardware model's timing verdict).
 std::string render_warning_at(const SourceMap& sources, Span at, std::string_view message, std::string_view kind);
+
+// A note at a place (no kind): what a later error's call chain shows.
+std::string render_note_at(const SourceMap& sources, Span at, std::string_view message);
 
 // The closest of `candidates` to `name` by edit distance, if close enough to suggest.
 std::string closest_name(std::string_view name, const std::vector<std::string>& candidates);

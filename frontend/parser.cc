@@ -314,19 +314,32 @@ class Parser {
   // Every composite node checks its depth, so later recursive walks stay bounded.
   void set_depth(Expr& e, int child_depth) {
     e.depth = child_depth + 1;
-    if (e.depth > kMaxExprDepth)
+    if (e.depth - 1 > kMaxExprDepth)  // a leaf has depth 1: levels are the nodes above it
       fail(e.span, "the expression nests more than " + std::to_string(kMaxExprDepth) + " levels deep; split it into bindings",
            DiagKind::NestingTooDeep);
   }
 
-  struct Nesting {  // bounds the parser's own recursion
+  // A level is a node of the expression tree (checked by set_depth) or a pair of parentheses (which
+  // makes no node). The parser's own recursion takes at most four frames a level, so this bound on
+  // the frames is reached only past kMaxExprDepth levels, and keeps the stack bounded before then.
+  static constexpr int kMaxFrames = 4 * kMaxExprDepth + 16;
+  struct Nesting {
     explicit Nesting(Parser& p) : p_(p) {
-      if (p_.nesting_ >= kMaxExprDepth)
+      if (p_.nesting_ > kMaxFrames)
         p_.fail(p_.peek().span, "the expression nests more than " + std::to_string(kMaxExprDepth) + " levels deep",
                 DiagKind::NestingTooDeep);
       ++p_.nesting_;
     }
     ~Nesting() { --p_.nesting_; }
+    Parser& p_;
+  };
+  struct Parens {
+    explicit Parens(Parser& p) : p_(p) {
+      if (++p_.parens_ > kMaxExprDepth)
+        p_.fail(p_.peek().span, "the expression nests more than " + std::to_string(kMaxExprDepth) + " levels deep",
+                DiagKind::NestingTooDeep);
+    }
+    ~Parens() { --p_.parens_; }
     Parser& p_;
   };
 
@@ -366,7 +379,6 @@ class Parser {
   }
 
   ExprPtr prefix() {
-    Nesting guard(*this);
     if (at(Tok::Minus) && (peek(1).kind == Tok::Int || peek(1).kind == Tok::Float)) {
       const Token& minus = take();
       ExprPtr lit = primary();  // a negative literal
@@ -377,6 +389,7 @@ class Parser {
     }
     if (at(Tok::Minus) || at(Tok::Bang)) {
       const Token& op = take();
+      Nesting guard(*this);
       ExprPtr operand = prefix();
       auto e = node(ExprKind::Unary, join(op.span, operand->span));
       e->op = op.kind;
@@ -413,6 +426,7 @@ class Parser {
       case Tok::String: return string_literal();
       case Tok::LParen: {
         take();
+        Parens level(*this);
         skip_newlines();
         ExprPtr e = expression();
         if (at(Tok::Comma)) fail(peek().span, "a tuple can only be yielded by a loop; destructure calls with (a, b) := f(...)");
@@ -468,7 +482,7 @@ class Parser {
       const size_t before = diags_.error_count();
       // Each interpolation level re-lexes its text: charge it heavily so at most ~16 nest.
       constexpr int kInterpolationCost = kMaxExprDepth / 16;
-      if (nesting_ + kInterpolationCost >= kMaxExprDepth)
+      if (nesting_ + kInterpolationCost >= kMaxFrames)
         fail(p.span, "string interpolations nest too deeply", DiagKind::NestingTooDeep);
       ExprPtr inner = Parser(sources_, file_, diags_, lex(sources_, file_, diags_, p.span.start, p.span.end),
                              nesting_ + kInterpolationCost)
@@ -600,6 +614,7 @@ class Parser {
   size_t pos_ = 0;
   size_t next_doc_ = 0;
   int nesting_ = 0;
+  int parens_ = 0;  // grouping parentheses open around the current position
 };
 
 }  // namespace

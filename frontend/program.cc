@@ -40,6 +40,7 @@ void collect_calls(const Expr& root, std::vector<std::pair<std::string, Span>>& 
   while (!work.empty()) {
     const Expr* e = work.back();
     work.pop_back();
+    if (!e) continue;  // a slot the checker left empty (after checking, the tree is read again)
     if (e->kind == ExprKind::Call) out.emplace_back(e->name, e->name_span);
     for (const ExprPtr& c : e->operands) work.push_back(c.get());
     for (const ExprPtr& c : e->interpolated) work.push_back(c.get());
@@ -59,7 +60,14 @@ std::string Program::unique_ir_name(const std::string& base) {
 }
 
 size_t Program::add_file_unit(uint32_t file, const std::string& folder, const std::string& name) {
-  asts.push_back(std::make_unique<FileAst>(parse_file(sources, file, diags)));
+  const std::string& text = sources.file(file).text;
+  if (const size_t nul = text.find('\0'); nul != std::string::npos) {  // one error, not one per byte
+    diags.error(DiagKind::BinaryFile, Span{file, static_cast<uint32_t>(nul), static_cast<uint32_t>(nul + 1)},
+                "this is not a kernel: it holds a NUL byte (a binary file?)");
+    asts.push_back(std::make_unique<FileAst>(FileAst{file, {}}));
+  } else {
+    asts.push_back(std::make_unique<FileAst>(parse_file(sources, file, diags)));
+  }
   Unit u;
   u.name = name;
   u.ir_name = unique_ir_name(name);
@@ -71,10 +79,13 @@ size_t Program::add_file_unit(uint32_t file, const std::string& folder, const st
 }
 
 bool Program::load_root_file(const std::string& path) {
-  auto text = read_file(path);
+  std::error_code ec;
+  const bool is_folder = fs::is_directory(path, ec);
+  auto text = is_folder ? std::nullopt : read_file(path);
   if (!text) {
     const uint32_t f = sources.add(path, "");
-    diags.error(DiagKind::FileNotFound, Span{f, 0, 0}, "cannot read " + path);
+    diags.error(DiagKind::FileNotFound, Span{f, 0, 0},
+                is_folder ? "'" + path + "' is a folder; give the kernel files (.gk) in it" : "cannot read " + path);
     return false;
   }
   const uint32_t f = sources.add(path, std::move(*text));
@@ -185,10 +196,16 @@ std::optional<size_t> Program::resolve_module(const std::string& name, const std
     std::error_code ec;
     if (!fs::is_regular_file(candidate, ec)) continue;
     const std::string key = fs::weakly_canonical(candidate).string();
-    if (auto it = file_units_.find(key); it != file_units_.end()) {
-      if (units[it->second].ast == caller) continue;
-      return it->second;
+    auto it = file_units_.find(key);
+    if (it != file_units_.end() && units[it->second].ast == caller) continue;
+    if (options.bundled_stdlib && bundled_module(name) && !named_with_L(dir)) {
+      // Beside the kernel, a file with a library module's name is most likely an accident.
+      diags.error(DiagKind::ShadowedLibrary, at,
+                  "'" + name + "' is both " + candidate.string() + " and the library's module " + kBundledFolder + "/" +
+                      name + ".gk; rename the file, or pass its folder with -L to use it in place of the library's");
+      return std::nullopt;
     }
+    if (it != file_units_.end()) return it->second;
     auto text = read_file(candidate.string());
     if (!text) continue;
     const uint32_t f = sources.add(candidate.string(), std::move(*text));
@@ -221,6 +238,48 @@ std::optional<size_t> Program::resolve_module(const std::string& name, const std
     message += "; did you mean '" + near + "'?";
   diags.error(DiagKind::UnknownFunction, at, message);
   return std::nullopt;
+}
+
+std::vector<Program::CallSite> Program::call_sites_reaching(uint32_t file, uint32_t pos, size_t limit) const {
+  auto holds = [&](const Unit& u) {
+    if (u.file != file) return false;
+    return !u.is_def || (u.def->span.start <= pos && pos < u.def->span.end);
+  };
+  if (units.empty() || holds(units[0])) return {};
+  // path[u]: the chain of module names from u down to the code, when u reaches it (units are few).
+  std::vector<std::optional<std::string>> path(units.size());
+  for (size_t u : order) {  // callees first
+    if (holds(units[u]) && units[u].is_def) path[u] = units[u].name;
+    if (holds(units[u]) && !units[u].is_def) {
+      bool in_def = false;
+      for (size_t d = 0; d < units.size(); ++d) in_def = in_def || (d != u && units[d].is_def && holds(units[d]));
+      if (!in_def) path[u] = units[u].name;
+    }
+    for (size_t d : units[u].deps)
+      if (!path[u] && path[d]) path[u] = units[u].name + " -> " + *path[d];
+  }
+  std::vector<std::pair<std::string, Span>> calls;
+  for (Stmt* s : units[0].statements())
+    if (s->value) collect_calls(*s->value, calls);
+  std::stable_sort(calls.begin(), calls.end(), [](const auto& a, const auto& b) { return a.second.start < b.second.start; });
+  std::vector<CallSite> out;
+  for (const auto& [name, span] : calls) {
+    const auto c = units[0].callees.find(name);
+    if (c == units[0].callees.end() || c->second.builtin || c->second.library || c->second.distribution ||
+        c->second.sampled || !path[c->second.unit])
+      continue;
+    if (out.size() == limit) break;
+    out.push_back(CallSite{span, *path[c->second.unit]});
+  }
+  return out;
+}
+
+bool Program::named_with_L(const std::string& dir) const {
+  std::error_code ec;
+  const fs::path d = fs::weakly_canonical(dir, ec);
+  for (const std::string& l : options.lib_paths)
+    if (fs::weakly_canonical(l, ec) == d) return true;
+  return false;
 }
 
 // Callees first, by an iterative depth-first walk; a cycle is a recursive module.

@@ -78,11 +78,21 @@ class Program {
   std::vector<Unit> units;   // units[0] is the root kernel
   std::vector<size_t> order;  // callees before callers
 
+  // A place inside a module the root kernel calls, seen from the user's side:
+  // each call in the root kernel that leads there, with the chain of modules
+  // ("pcg -> pcg_stream"), at most `limit` of them. Empty for the root's own code.
+  struct CallSite {
+    Span at;
+    std::string chain;
+  };
+  std::vector<CallSite> call_sites_reaching(uint32_t file, uint32_t pos, size_t limit = 4) const;
+
  private:
   bool discover(uint32_t root_file, const std::string& folder, const std::string& name);
   void discover_unit(size_t u);
   std::optional<size_t> resolve_module(const std::string& name, const std::string& folder, Span at,
                                       const FileAst* caller);
+  bool named_with_L(const std::string& dir) const;  // one of the -L folders
   size_t add_file_unit(uint32_t file, const std::string& folder, const std::string& name);
   void order_units();
   std::string unique_ir_name(const std::string& base);

@@ -78,6 +78,15 @@ std::vector<bool> Dfg::live() const {
   return live;
 }
 
+std::vector<bool> Dfg::streamed() const {
+  std::vector<bool> out(nodes.size(), false);
+  for (ValueId v = 0; v < nodes.size(); ++v) {  // operands come before their users
+    out[v] = nodes[v].kind == NodeKind::Input;
+    for (ValueId o : nodes[v].operands) out[v] = out[v] || out[o];
+  }
+  return out;
+}
+
 std::vector<ValueId> through_wiring(const Dfg& g, ValueId v) {
   std::vector<ValueId> out, work{v};
   while (!work.empty()) {
@@ -269,6 +278,24 @@ class Builder {
     return acc;
   }
 
+  // base ** e for a run-time e, wrapping at the width: square and multiply over e's low bits. A bit i
+  // at or past `cut` multiplies by base^(2^i), which is 1 for an odd base (the unit group mod 2^w has
+  // exponent 2^(w-2)) and 0 for an even one (2^i >= w), so the high bits only decide "zero or not".
+  ValueId variable_power(ValueId base, ValueId e) {
+    const unsigned w = b_.width(base), ew = b_.width(e);
+    unsigned log2w = 0;
+    while ((1u << log2w) < w) ++log2w;
+    const unsigned cut = std::max(log2w, w >= 3 ? w - 2 : w - 1);
+    ValueId acc = b_.constant(w, 1), sq = base;
+    for (unsigned i = 0; i < std::min(cut, ew); ++i) {
+      if (i) sq = b_.op(Op::Mul, w, {sq, sq});
+      acc = b_.mux(b_.bit(e, i), b_.op(Op::Mul, w, {acc, sq}), acc);
+    }
+    if (ew <= cut) return acc;
+    const ValueId high = as_bit(b_.slice(e, cut, ew - cut));
+    return b_.mux(b_.band(high, b_.bnot(b_.bit(base, 0))), b_.constant(w, 0), acc);
+  }
+
   ValueId as_bit(ValueId v) { return b_.width(v) == 1 ? v : b_.op(Op::OrReduce, 1, {v}); }
 
   ValueId cast(ValueId x, const ir::Ty& from, const ir::Ty& to) {
@@ -342,9 +369,7 @@ class Builder {
         return std::nullopt;
       }
       case OpKind::Pow: {
-        if (!b_.is_constant(in[1]))
-          return HlsError{"variable-exponent", "** with an exponent that is not a constant has no hardware form", m.loc};
-        set(power(in[0], b_.node(in[1]).constant));
+        set(b_.is_constant(in[1]) ? power(in[0], b_.node(in[1]).constant) : variable_power(in[0], in[1]));
         return std::nullopt;
       }
       case OpKind::Call:

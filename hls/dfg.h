@@ -112,6 +112,8 @@ struct Dfg {
   bool constant_rhs(ValueId v) const;
   // Every value that outputs, the loop's next state or its guard need.
   std::vector<bool> live() const;
+  // Every value that depends on a streamed input (in a pipeline: held in registers, so reset to 0).
+  std::vector<bool> streamed() const;
 };
 
 // The values v reads through wiring: v itself unless it is a Slice, Concat or
@@ -129,7 +131,7 @@ std::vector<BitSource> bit_sources(const Dfg& g, ValueId v);
 
 // Builds the DFG of function f (loop-free or with one loop, as single_loop_fsm
 // accepted). `config_fields[i]` marks field i of the input struct as an
-// effectively-const input. Refuses a variable exponent.
+// effectively-const input. Refuses what has no bit-vector form (floats, strings).
 ir::Expected<Dfg, HlsError> build_dfg(const ir::CategoryIr& ir, ir::FuncId f, const std::vector<bool>& config_fields);
 
 // Pre: does not depend on the loop state; Loop: depends on it and feeds the

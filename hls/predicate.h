@@ -10,7 +10,7 @@ namespace polydat::hls {
 
 // A refusal: a stable kind, the reason, and where in the source.
 struct HlsError {
-  std::string kind;  // "two-loops", "nested-loops", "no-hardware-width", "variable-exponent", "not-inlined"
+  std::string kind;  // "two-loops", "nested-loops", "no-hardware-width", "not-inlined"
   std::string message;
   ir::SourceLoc loc;
 };

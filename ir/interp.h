@@ -29,9 +29,14 @@ struct InterpError {
   SourceLoc loc;
 };
 
+// The one iteration rule of every software engine: a loop may take this many
+// back edges in one run (a nested loop's count restarts each time it is
+// entered); one more is the error IterationLimit, never a hang.
+inline constexpr uint64_t kMaxLoopIterations = 1'000'000;
+
 struct InterpOptions {
   // Back edges one execution of one loop may take before it is reported.
-  uint64_t max_iterations = 1'000'000;
+  uint64_t max_iterations = kMaxLoopIterations;
 };
 
 class Interpreter {

@@ -651,8 +651,23 @@ class Emitter {
     line(fmt::format("  assign stall = valid_{} && !out_ready;", last));
     line("  assign in_ready = !stall;");
     line(fmt::format("  assign out_valid = valid_{};", last));
-    for (size_t i = 0; i < g_.outputs.size(); ++i)
-      line("  assign " + ports_.outputs[i] + " = " + signal(g_.outputs[i].value, d_.stages) + ";");
+    const std::vector<bool> streamed = g_.streamed();
+    for (size_t i = 0; i < g_.outputs.size(); ++i) {
+      // Constant 1 bits and bits from cfg_* ports pass only while out_valid, so every output is 0
+      // after reset; registered bits and constant 0 bits are 0 then already.
+      const ValueId v = g_.outputs[i].value;
+      const unsigned w = width(v);
+      uint64_t zero_at_reset = 0;
+      const auto bits = hls::bit_sources(g_, v);
+      for (unsigned b = 0; b < bits.size(); ++b) {
+        const bool constant = bits[b].value == hls::kConstantBit;
+        if (constant ? bits[b].bit == 0 : streamed[bits[b].value]) zero_at_reset |= uint64_t{1} << b;
+      }
+      std::string value = signal(v, d_.stages);
+      if (zero_at_reset != (w >= 64 ? ~uint64_t{0} : (uint64_t{1} << w) - 1))
+        value = fmt::format("{} & ({} | {{{}{{out_valid}}}})", value, literal(w, zero_at_reset), w);
+      line("  assign " + ports_.outputs[i] + " = " + value + ";");
+    }
     line("  always_ff @(posedge clk) begin");
     line("    if (rst) begin");
     for (uint32_t k = 0; k < d_.stages; ++k) line(fmt::format("      valid_{} <= 1'b0;", k));
@@ -798,6 +813,26 @@ PortNames port_names(const Design& design) {
   for (const hls::DfgPort& c : design.dfg.configs) p.configs.push_back(name("cfg_", c.name));
   for (const hls::DfgPort& i : design.dfg.inputs) p.inputs.push_back(name("in_", i.name));
   for (const hls::DfgPort& o : design.dfg.outputs) p.outputs.push_back(name("out_", o.name));
+  return p;
+}
+
+std::string verilator_cpp_name(const std::string& sv_name) {
+  std::string out;
+  for (size_t i = 0; i < sv_name.size(); ++i) {
+    if (sv_name[i] == '_' && i + 1 < sv_name.size() && sv_name[i + 1] == '_') {
+      out += "___05F";  // Verilator's encoding: "_" then "__05F" (hex of '_') for the pair
+      ++i;
+    } else {
+      out += sv_name[i];
+    }
+  }
+  return out;
+}
+
+PortNames verilator_cpp_port_names(const Design& design) {
+  PortNames p = port_names(design);
+  for (auto* list : {&p.configs, &p.inputs, &p.outputs})
+    for (std::string& n : *list) n = verilator_cpp_name(n);
   return p;
 }
 

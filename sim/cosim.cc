@@ -84,18 +84,10 @@ std::string render(const CosimReport& r, const hls::Design& d) {
 }
 
 std::string expected_post_reset(const hls::Design& d) {
+  // FSM outputs are registers reset to 0; a pipeline's are its last registers, and its constant and
+  // cfg_* bits are masked by out_valid.
   std::string s = " 1 0";
-  for (const hls::DfgPort& o : d.dfg.outputs) {
-    // An FSM's outputs are registers reset to 0. A pipeline's are wiring over
-    // its last registers (reset to 0) and constants: the constant bits show.
-    uint64_t value = 0;
-    if (d.kind == hls::DesignKind::Pipeline) {
-      const auto bits = hls::bit_sources(d.dfg, o.value);
-      for (size_t i = 0; i < bits.size(); ++i)
-        if (bits[i].value == hls::kConstantBit && bits[i].bit) value |= uint64_t{1} << i;
-    }
-    s += " " + std::to_string(value);
-  }
+  for (size_t i = 0; i < d.dfg.outputs.size(); ++i) s += " 0";
   return s;
 }
 

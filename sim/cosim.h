@@ -44,8 +44,8 @@ CosimReport compare(const hls::Design& d, const Batch& batch, const EngineRun& o
 std::string render(const CosimReport& r, const hls::Design& d);
 
 // What a model must show right after reset, as the Verilator testbench prints
-// it (in_ready, out_valid, then each output): " 1 0 0 ... 0", except that a
-// pipeline's constant output shows its constant (it is a wire). Registers
+// it (in_ready, out_valid, then each output): " 1 0 0 ... 0" (a pipeline
+// masks its constant and cfg_* output bits with out_valid). Registers
 // start random, so anything else means reset leaves state undefined.
 std::string expected_post_reset(const hls::Design& d);
 

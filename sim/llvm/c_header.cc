@@ -83,10 +83,12 @@ std::string c_header(const CInterface& c) {
   s += "typedef struct {\n  const char* ptr;\n  uint64_t len;\n} polydat_str;\n#endif\n\n";
   s += record(c.prefix + "_inputs", c.inputs) + "\n";
   s += record(c.prefix + "_outputs", c.outputs) + "\n";
-  s += "/* n evaluations: out[i] = kernel(in[i]). Strings in the outputs stay valid\n"
-       "   until the next call. One caller at a time: the kernel keeps its string\n"
-       "   scratch in the object's own storage. */\n";
-  s += fmt::format("void {}_run(const {}_inputs* in, {}_outputs* out, size_t n);\n", c.prefix, c.prefix, c.prefix);
+  s += "/* n evaluations: out[i] = kernel(in[i]). Returns n, or the index i of the\n"
+       "   first evaluation whose loop ran past 1000000 iterations (the limit every\n"
+       "   polydat engine applies); out[0..i) are written. Strings in the outputs stay\n"
+       "   valid until the next call. One caller at a time: the kernel keeps its\n"
+       "   string scratch in the object's own storage. */\n";
+  s += fmt::format("size_t {}_run(const {}_inputs* in, {}_outputs* out, size_t n);\n", c.prefix, c.prefix, c.prefix);
   if (c.uses_runtime)
     s += fmt::format("\n/* This kernel builds strings: link with libpolydat_rt.a (the string and library helpers), the C++ library and {}. */\n",
                      ir::kLibraryLinkFlags);

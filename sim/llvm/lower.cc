@@ -14,6 +14,7 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include "ir/interp.h"
 #include "ir/library_fn.h"
 #include "ir/exec_plan.h"
 #include "sim/llvm/record_layout.h"
@@ -47,7 +48,7 @@ class Lowerer {
     const RecordLayout out = record_layout(ir_.object(fd.output).ty);
     auto* ptr = llvm::PointerType::get(ctx_, 0);
     auto* i64 = b_.getInt64Ty();
-    auto* fn_ty = llvm::FunctionType::get(b_.getVoidTy(), {ptr, ptr, i64}, false);
+    auto* fn_ty = llvm::FunctionType::get(i64, {ptr, ptr, i64}, false);
     fn_ = llvm::Function::Create(fn_ty, llvm::Function::ExternalLinkage, run_symbol_, mod_);
     fn_->addParamAttr(0, llvm::Attribute::NoAlias);
     fn_->addParamAttr(1, llvm::Attribute::NoAlias);
@@ -59,11 +60,13 @@ class Lowerer {
     auto* entry = llvm::BasicBlock::Create(ctx_, "entry", fn_);
     auto* loop = llvm::BasicBlock::Create(ctx_, "eval", fn_);
     auto* done = llvm::BasicBlock::Create(ctx_, "done", fn_);
+    stop_ = llvm::BasicBlock::Create(ctx_, "iteration_limit", fn_);
     b_.SetInsertPoint(entry);
     b_.CreateCondBr(b_.CreateICmpEQ(n, b_.getInt64(0)), done, loop);
     b_.SetInsertPoint(loop);
     llvm::PHINode* i = b_.CreatePHI(i64, 2, "i");
     i->addIncoming(b_.getInt64(0), entry);
+    index_ = i;
     const bool str_outputs =
         std::any_of(out.fields.begin(), out.fields.end(), [](const RecordField& o) { return o.kind == TyKind::Str; });
     if (str_outputs) {  // the last batch's strings go; this batch's are copied out as they are stored
@@ -85,7 +88,9 @@ class Lowerer {
     i->addIncoming(next, b_.GetInsertBlock());
     b_.CreateCondBr(b_.CreateICmpEQ(next, n), done, loop);
     b_.SetInsertPoint(done);
-    b_.CreateRetVoid();
+    b_.CreateRet(n);
+    b_.SetInsertPoint(stop_);  // the evaluation whose loop ran past the limit: the ones before it are done
+    b_.CreateRet(index_);
 
     std::string why;
     llvm::raw_string_ostream os(why);
@@ -260,6 +265,8 @@ class Lowerer {
     const Leaves init = leaves_[lp.init.v];
     b_.CreateBr(header);
     b_.SetInsertPoint(header);
+    llvm::PHINode* count = b_.CreatePHI(b_.getInt64Ty(), 2, "iterations");  // back edges taken, as the interpreter counts
+    count->addIncoming(b_.getInt64(0), pre);
     Leaves state;
     for (llvm::Value* v : init) {
       llvm::PHINode* phi = b_.CreatePHI(v->getType(), 2);
@@ -272,7 +279,11 @@ class Lowerer {
     b_.SetInsertPoint(body);
     if (auto r = emit_steps(block, plan_.heads[block], plan_.blocks[block].size()); !r) return r;
     const Leaves next = component(lp.back_route, 0);
-    llvm::BasicBlock* latch = b_.GetInsertBlock();
+    llvm::Value* taken = b_.CreateAdd(count, b_.getInt64(1));
+    auto* latch = llvm::BasicBlock::Create(ctx_, "latch" + std::to_string(li), fn_);
+    b_.CreateCondBr(b_.CreateICmpUGT(taken, b_.getInt64(ir::kMaxLoopIterations)), stop_, latch);
+    b_.SetInsertPoint(latch);
+    count->addIncoming(taken, latch);
     for (size_t k = 0; k < state.size(); ++k) llvm::cast<llvm::PHINode>(state[k])->addIncoming(next[k], latch);
     b_.CreateBr(header);
     b_.SetInsertPoint(exit);
@@ -593,6 +604,8 @@ class Lowerer {
   ir::ExecPlan plan_;
   std::vector<Leaves> leaves_;  // per object id: its scalar leaves' current SSA values
   llvm::Function* fn_ = nullptr;
+  llvm::BasicBlock* stop_ = nullptr;  // returns the index of the evaluation stopped by the iteration limit
+  llvm::Value* index_ = nullptr;      // the evaluation being computed
   llvm::GlobalVariable* store_ = nullptr;
   llvm::StructType* str_ty_ = nullptr;
   llvm::StructType* scratch_ty_ = nullptr;

@@ -1,6 +1,7 @@
-// IR -> LLVM IR: a kernel's entry function as `void run(const In*, Out*, i64 n)`
+// IR -> LLVM IR: a kernel's entry function as `i64 run(const In*, Out*, i64 n)`
 // over the plain C records of record_layout.h, with exactly the semantics of
-// LANGUAGE.md. Only this file and native_kernel.cc include LLVM headers.
+// LANGUAGE.md. It returns n, or the index of the first evaluation whose loop
+// ran past ir::kMaxLoopIterations (the interpreter's limit): those before it are done. Only this file and native_kernel.cc include LLVM headers.
 #pragma once
 
 #include <memory>

@@ -68,7 +68,7 @@ ir::Expected<std::unique_ptr<NativeKernel>, std::string> NativeKernel::compile(c
   if (!sym) return "the JIT could not compile the kernel: " + error_text(sym.takeError());
 
   std::unique_ptr<NativeKernel> k(new NativeKernel());
-  k->run_ = sym->toPtr<void (*)(const void*, void*, size_t)>();
+  k->run_ = sym->toPtr<size_t (*)(const void*, void*, size_t)>();
   k->jit_ = std::make_unique<Jit>(Jit{std::move(*lljit)});
   k->in_ty_ = ir.object(ir.func(f).input).ty;
   k->out_ty_ = ir.object(ir.func(f).output).ty;
@@ -99,9 +99,9 @@ std::vector<ir::Value> NativeKernel::evaluate(const std::vector<ir::Value>& inpu
   auto* in_bytes = reinterpret_cast<unsigned char*>(in.data());
   auto* out_bytes = reinterpret_cast<unsigned char*>(out.data());
   for (size_t i = 0; i < n; ++i) store_record(in_, inputs[i], in_bytes + i * in_.size);
-  run(in_bytes, out_bytes, n);
+  const size_t done = run(in_bytes, out_bytes, n);
   std::vector<ir::Value> results;
-  for (size_t i = 0; i < n; ++i) results.push_back(load_record(out_, out_ty_, out_bytes + i * out_.size));
+  for (size_t i = 0; i < done; ++i) results.push_back(load_record(out_, out_ty_, out_bytes + i * out_.size));
   return results;
 }
 

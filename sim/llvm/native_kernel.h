@@ -25,15 +25,18 @@ class NativeKernel {
   const RecordLayout& inputs() const { return in_; }
   const RecordLayout& outputs() const { return out_; }
   // n evaluations: `in` holds n input records, `out` room for n output records.
-  void run(const void* in, void* out, size_t n) const { run_(in, out, n); }
-  // Through Values: the entry's input values in, its output values out.
+  // Returns n, or the index of the first evaluation whose loop ran past
+  // ir::kMaxLoopIterations (the interpreter's rule); the records before it are written.
+  size_t run(const void* in, void* out, size_t n) const { return run_(in, out, n); }
+  // Through Values: the entry's input values in, their output values out, as
+  // many as ran (fewer than the inputs when the iteration limit stopped one).
   std::vector<ir::Value> evaluate(const std::vector<ir::Value>& inputs) const;
 
  private:
   struct Jit;
   NativeKernel() = default;
   std::unique_ptr<Jit> jit_;
-  void (*run_)(const void*, void*, size_t) = nullptr;
+  size_t (*run_)(const void*, void*, size_t) = nullptr;
   RecordLayout in_, out_;
   ir::Ty in_ty_, out_ty_;
 };

@@ -11,9 +11,10 @@ std::string systemc_port_type(unsigned bits) {
   return bits <= 32 ? "uint32_t" : "uint64_t";
 }
 
-std::string systemc_wrapper_header(const hls::Design& d, const std::string& m) {
+std::string systemc_wrapper_header(const hls::Design& d, const std::string& module) {
   const hls::Dfg& g = d.dfg;
-  const rtl::PortNames ports = rtl::port_names(d);
+  const std::string m = rtl::verilator_cpp_name(module);  // as Verilator's C++ names it
+  const rtl::PortNames ports = rtl::verilator_cpp_port_names(d);
   struct Port {
     std::string direction, type, name;
   };

@@ -6,9 +6,10 @@
 
 namespace polydat::sim {
 
-std::string testbench_cpp(const hls::Design& d, const std::string& m) {
+std::string testbench_cpp(const hls::Design& d, const std::string& module) {
   const hls::Dfg& g = d.dfg;
-  const rtl::PortNames ports = rtl::port_names(d);
+  const std::string m = rtl::verilator_cpp_name(module);  // as Verilator's C++ names it
+  const rtl::PortNames ports = rtl::verilator_cpp_port_names(d);
   std::string set_inputs, randomize_inputs, set_configs, print_outputs, print_reset;
   for (size_t i = 0; i < g.inputs.size(); ++i) {
     set_inputs += fmt::format("      top->{} = data[next][{}];\n", ports.inputs[i], i);

@@ -76,7 +76,11 @@ TEST_CASE("every diagnostic kind at its line and column") {
 TEST_CASE("every diagnostic kind is covered by a case above") {
   for (int k = 0; k <= static_cast<int>(DiagKind::UnknownPragma); ++k) {
     const auto kind = static_cast<DiagKind>(k);
-    if (kind == DiagKind::FileNotFound || kind == DiagKind::NotForHardware) continue;  // below; and a later stage's
+    // Below (FileNotFound, BinaryFile), in tests/cli/edge_input_test.cc (ShadowedLibrary: files beside a kernel),
+    // and a later stage's (NotForHardware).
+    if (kind == DiagKind::FileNotFound || kind == DiagKind::BinaryFile || kind == DiagKind::ShadowedLibrary ||
+        kind == DiagKind::NotForHardware)
+      continue;
     bool covered = false;
     for (const Expectation& e : kCases) covered = covered || e.kind == kind;
     CHECK_MESSAGE(covered, diag_kind_name(kind));
@@ -138,8 +142,62 @@ TEST_CASE("hostile inputs are diagnosed, not fatal") {
   SUBCASE("bytes that are not text") {
     std::string src = "y := x\n";
     for (int i = 0; i < 256; ++i) src += static_cast<char>(i);
-    CHECK_FALSE(compile_source("t.gk", src).ok());
+    CompileResult r = compile_source("t.gk", src);
+    CHECK_FALSE(r.ok());
+    // A NUL byte: one error at it, not one per byte.
+    REQUIRE(r.diagnostics().list().size() == 1);
+    CHECK(located(src, DiagKind::BinaryFile) == "2:1");
   }
+}
+
+TEST_CASE("nesting: 1,000 levels of any kind are accepted, 1,001 are not") {
+  auto nested = [](int n, const std::string& open, const std::string& close) {
+    std::string inner = "x";
+    std::string src = "input x: u64\ny := ";
+    for (int i = 0; i < n; ++i) src += open;
+    src += inner;
+    for (int i = 0; i < n && !close.empty(); ++i) src += close;
+    return src + "\n";
+  };
+  for (auto [open, close] : {std::pair<std::string, std::string>{"(", ")"}, {"-", ""}, {"hash(", ")"}, {"(x + ", ")"}}) {
+    CAPTURE(open);
+    CHECK(compile_source("t.gk", nested(1000, open, close)).ok());
+    CHECK(located(nested(1001, open, close), DiagKind::NestingTooDeep).rfind("2:", 0) == 0);
+  }
+  std::string chain = "input x: u64\ny := x";  // `**` is right-associative: each one nests
+  for (int i = 0; i < 1000; ++i) chain += " ** 1";
+  CHECK(compile_source("t.gk", chain + "\n").ok());
+  CHECK(located(chain + " ** 1\n", DiagKind::NestingTooDeep).rfind("2:", 0) == 0);
+}
+
+TEST_CASE("at most 20 diagnostics are shown, then how many more; warnings are counted apart") {
+  std::string src = "input x: u64\n";
+  for (int i = 0; i < 30; ++i) src += "pragma p" + std::to_string(i) + "\n";
+  for (int i = 0; i < 25; ++i) src += "b" + std::to_string(i) + " := nope\n";
+  CompileResult r = compile_source("t.gk", src);
+  CHECK(r.diagnostics().list().size() == 55);  // all are kept; only the rendering stops
+  const std::string text = r.render_diagnostics();
+  size_t shown = 0;
+  for (size_t at = text.find("\nt.gk:"); at != std::string::npos; at = text.find("\nt.gk:", at + 1)) ++shown;
+  CHECK(shown + 1 == 20);  // the first has no newline before it
+  CHECK(text.size() > 0);
+  size_t errors = 0, warnings = 0;  // among the ones not shown
+  for (size_t i = 20; i < r.diagnostics().list().size(); ++i)
+    ++(r.diagnostics().list()[i].severity == Severity::Error ? errors : warnings);
+  CHECK(errors + warnings == 35);
+  CHECK(text.substr(text.rfind('\n', text.size() - 2) + 1) ==
+        std::to_string(errors) + " more errors and " + std::to_string(warnings) + " more warnings not shown (the first 20 are)\n");
+}
+
+TEST_CASE("control bytes are escaped in the echoed line and the message; the caret follows the escapes") {
+  CompileResult r = compile_source("t.gk", std::string("y := 1\x01 @\n"));
+  CHECK(r.render_diagnostics() ==
+        "t.gk:1:7: error: unexpected character '\\x01' [unexpected-character]\n"
+        "  y := 1\\x01 @\n"
+        "        ^~~~\n"
+        "t.gk:1:9: error: unexpected character '@' [unexpected-character]\n"
+        "  y := 1\\x01 @\n"
+        "             ^\n");
 }
 
 TEST_CASE("structural mistakes get messages that say what to do") {

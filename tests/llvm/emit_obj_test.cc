@@ -41,7 +41,7 @@ std::string c_main(const sim::EmittedObject& e, const sim::RecordLayout& in, con
   for (size_t k = 0; k < in.fields.size(); ++k)
     s += "    memcpy(&in[i]." + in.fields[k].name + ", &bits[i][" + std::to_string(k) + "], sizeof in[i]." +
          in.fields[k].name + ");\n";
-  s += "  }\n  " + e.prefix + "_run(in, out, N);\n  for (int i = 0; i < N; ++i) {\n";
+  s += "  }\n  if (" + e.prefix + "_run(in, out, N) != N) return 3;  /* every evaluation ran */\n  for (int i = 0; i < N; ++i) {\n";
   for (const sim::RecordField& f : out.fields) {
     if (f.kind == ir::TyKind::Str) {
       s += "    printf(\"[%.*s] \", (int)out[i]." + f.name + ".len, out[i]." + f.name + ".ptr);\n";

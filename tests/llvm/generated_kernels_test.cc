@@ -13,11 +13,12 @@
 
 #include "tests/llvm/generated_support.h"
 #include "tests/llvm/ir_coverage.h"
-#include "tests/llvm/kernel_generator.h"
+#include "difftest/kernel_generator.h"
 #include "tests/llvm/native_support.h"
 
 using namespace polydat;
 using namespace polydat::nativetest;
+using namespace polydat::difftest;
 
 namespace {
 

@@ -1,5 +1,5 @@
 #include "tests/llvm/ir_coverage.h"
-#include "tests/llvm/kernel_generator.h"
+#include "difftest/kernel_generator.h"
 
 #include <set>
 
@@ -7,6 +7,10 @@
 #include "ir/op.h"
 
 namespace polydat::nativetest {
+
+using difftest::kInts;
+using difftest::kScalars;
+using difftest::kUnsigned;
 
 namespace {
 

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "ir/interp.h"
 #include "tests/llvm/native_support.h"
 
 namespace fs = std::filesystem;
@@ -130,4 +131,27 @@ TEST_CASE("native: x ** 0.5 is the C library's pow, not sqrt") {
   size_t compared = 0;
   CHECK(differences(*c.ir, **k, inputs, compared) == "");
   CHECK(compared == inputs.size());
+}
+
+// One iteration rule for every engine: the same limit, counted the same way
+// (back edges in one run of one loop; a nested loop's count restarts).
+TEST_CASE("native: a loop stops at the interpreter's iteration limit, at the same evaluation") {
+  const Compiled c = compile_text(
+      "lim.gk",
+      "input x: u64\n"
+      "n := loop (i = 0) while i < x { i = i + 1 } yield i\n"
+      "m := loop (a = 0, t = 0) while a < 3 { t = loop (j = 0) while j < x { j = j + 1 } yield t + j; a = a + 1 } yield t\n");
+  REQUIRE(c.ir);
+  auto k = sim::NativeKernel::compile(*c.ir, c.ir->entry());
+  REQUIRE_MESSAGE(k.ok(), (k.ok() ? "" : k.error()));
+  const ir::Ty in_ty = c.ir->object(c.ir->func(c.ir->entry()).input).ty;
+  auto input = [&](uint64_t x) { return ir::Value::structure(in_ty, {ir::Value::integer(ir::TyKind::U64, x)}); };
+  const uint64_t limit = ir::kMaxLoopIterations;
+  ir::Interpreter interp(*c.ir);
+  CHECK(interp.run(input(limit)).ok());       // exactly the limit: allowed (the inner loop's count restarts)
+  CHECK_FALSE(interp.run(input(limit + 1)).ok());
+  const std::vector<ir::Value> got = (*k)->evaluate({input(5), input(limit), input(limit + 1), input(7)});
+  REQUIRE(got.size() == 2);  // stopped at the third evaluation
+  CHECK(got[1] == *interp.run(input(limit)));
+  CHECK(got[1].elems()[1].as_u64() == 3 * limit);
 }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "difftest/random_values.h"
 #include "frontend/compile.h"
 #include "ir/graph.h"
 #include "sim/llvm/native_kernel.h"
@@ -23,9 +24,7 @@ struct Compiled {
 Compiled compile_text(const std::string& name, const std::string& text);
 Compiled compile_path(const std::string& path, const std::vector<std::string>& lib_paths);
 
-// Input values for the entry: streamed params from `stream`, externs their defaults.
-// `draw(ty)` gives a random value of a scalar type (full width, edges favoured).
-ir::Value random_scalar(const ir::Ty& ty, std::mt19937_64& rng);
+using difftest::random_scalar;  // edges favoured (difftest/random_values.h)
 
 // Runs `inputs` through the interpreter (skipping those it refuses, e.g. past
 // its iteration limit) and the native kernel; the first disagreement in words,

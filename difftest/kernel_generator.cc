@@ -1,4 +1,4 @@
-#include "tests/llvm/kernel_generator.h"
+#include "difftest/kernel_generator.h"
 
 #include <algorithm>
 #include <initializer_list>
@@ -11,7 +11,7 @@
 
 #include "ir/ty.h"
 
-namespace polydat::nativetest {
+namespace polydat::difftest {
 
 namespace {
 
@@ -73,11 +73,12 @@ struct Module {
 
 class KernelWriter {
  public:
-  explicit KernelWriter(uint64_t seed) : rng_(seed) {}
+  KernelWriter(uint64_t seed, bool hardware) : rng_(seed), hw_(hardware) {}
   GeneratedKernel write(uint64_t seed);
 
  private:
   std::mt19937_64 rng_;
+  bool hw_;  // what the hardware flow takes: integers and bool, at most one loop
   std::vector<Name> env_;           // the names visible where the next expression goes
   std::vector<Name> loop_results_;  // top-level bindings a loop yielded
   std::vector<Module> modules_;
@@ -106,12 +107,12 @@ class KernelWriter {
     return c[pick(std::size(c))];
   }
   std::string fresh(const char* prefix) { return prefix + std::to_string(fresh_++); }
-  bool can_loop() const { return loops_ok_ && loops_left_ > 0 && loop_depth_ < 3; }
+  bool can_loop() const { return loops_ok_ && loops_left_ > 0 && loop_depth_ < (hw_ ? 1 : 3); }
   // stdlib loops and loopy modules run only outside loops (their trip counts are not masked).
   bool can_call_loopy() const { return loops_ok_ && loops_left_ > 0 && loop_depth_ == 0; }
 
   TyKind value_type();
-  TyKind scalar_type() { return one_of(kScalars); }
+  TyKind scalar_type() { return hw_ ? (chance(85) ? one_of(kInts) : TyKind::Bool) : one_of(kScalars); }
   std::optional<std::string> var_of(TyKind t);
 
   std::string expr(TyKind t, int depth);
@@ -145,6 +146,7 @@ class KernelWriter {
 };
 
 TyKind KernelWriter::value_type() {
+  if (hw_) return scalar_type();
   const uint64_t r = pick(100);
   if (r < 60) return one_of(kInts);
   if (r < 72) return TyKind::Bool;
@@ -333,7 +335,7 @@ std::string KernelWriter::bool_expr(int d) {
 
 std::string KernelWriter::comparison(int d) {
   static const std::vector<std::string> kCmp = {"==", "!=", "<", ">", "<=", ">="};
-  const TyKind u = chance(80) ? one_of(kInts) : (chance(50) ? TyKind::F32 : TyKind::F64);
+  const TyKind u = hw_ || chance(80) ? one_of(kInts) : (chance(50) ? TyKind::F32 : TyKind::F64);
   switch (pick(5)) {
     case 0: return mixed_operands(u, d, kCmp);
     case 1: return literal_operand(u, d, kCmp);
@@ -738,7 +740,7 @@ std::string KernelWriter::binding() {
   if (t != TyKind::Str && chance(10)) {
     std::vector<TyKind> wider;
     for (TyKind u : kScalars)
-      if (u != t && lossless(t, u)) wider.push_back(u);
+      if (u != t && lossless(t, u) && !(hw_ && is_float(u))) wider.push_back(u);
     if (!wider.empty()) {
       const Name x{fresh("b"), one_of(wider)};
       const std::string text = x.text + ": " + type_name(x.ty) + " := " + expr(t, 3);
@@ -755,14 +757,14 @@ std::string KernelWriter::binding() {
 
 GeneratedKernel KernelWriter::write(uint64_t seed) {
   static const int kBudgets[] = {0, 0, 1, 2, 3, 4, 5};
-  loops_left_ = one_of(kBudgets);
+  loops_left_ = hw_ ? static_cast<int>(pick(2)) : one_of(kBudgets);
   std::string modules;
   if (chance(30)) modules += module_definition();
 
   std::string head = "input (";
   const uint64_t ninputs = 1 + pick(4);
   for (uint64_t i = 0; i < ninputs; ++i) {
-    const TyKind t = chance(5) ? TyKind::Str : scalar_type();
+    const TyKind t = !hw_ && chance(5) ? TyKind::Str : scalar_type();
     env_.push_back({fresh("a"), t});
     head += (i ? ", " : "") + env_.back().text + ": " + type_name(t);
   }
@@ -791,13 +793,13 @@ GeneratedKernel KernelWriter::write(uint64_t seed) {
     features_.insert("output-statement");
   }
   GeneratedKernel k;
-  k.text = "// generated kernel, seed " + std::to_string(seed) + "\n" + modules + head + body;
+  k.text = "// generated kernel, seed " + std::to_string(seed) + (hw_ ? " (for hardware)" : "") + "\n" + modules + head + body;
   k.features = std::move(features_);
   return k;
 }
 
 }  // namespace
 
-GeneratedKernel generate_kernel(uint64_t seed) { return KernelWriter(seed).write(seed); }
+GeneratedKernel generate_kernel(uint64_t seed, bool hardware) { return KernelWriter(seed, hardware).write(seed); }
 
-}  // namespace polydat::nativetest
+}  // namespace polydat::difftest

@@ -8,7 +8,7 @@
 
 #include "ir/ty.h"
 
-namespace polydat::nativetest {
+namespace polydat::difftest {
 
 // The scalar types the generator draws from, and coverage checks against.
 inline constexpr ir::TyKind kInts[] = {ir::TyKind::U8, ir::TyKind::U16, ir::TyKind::U32, ir::TyKind::U64,
@@ -28,6 +28,8 @@ struct GeneratedKernel {
 
 // Every loop is bounded by a counter guard (`c < (b & 15)`, 7 when nested,
 // 3 deeper), so an evaluation takes at most a few hundred iterations.
-GeneratedKernel generate_kernel(uint64_t seed);
+// `hardware`: only what the hardware flow takes (integers and bool, at most one
+// loop, not nested), so the RTL engines see the kernel too.
+GeneratedKernel generate_kernel(uint64_t seed, bool hardware = false);
 
-}  // namespace polydat::nativetest
+}  // namespace polydat::difftest

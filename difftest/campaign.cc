@@ -1,0 +1,109 @@
+#include "difftest/campaign.h"
+
+#include <fmt/core.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+
+#include "difftest/kernel_generator.h"
+#include "difftest/reduce.h"
+
+namespace polydat::difftest {
+
+namespace fs = std::filesystem;
+
+namespace {
+std::string one_line(std::string s) {
+  for (char& c : s)
+    if (c == '\n' || c == '\r') c = ' ';
+  return s.size() > 300 ? s.substr(0, 300) + "..." : s;
+}
+
+// The finding's kernel reduced against the one engine that showed it, written with its replay command.
+std::string write_finding(const CampaignOptions& o, uint64_t kernel_seed, const Options& run, const std::string& text,
+                          const EngineResult& e) {
+  Options one = run;
+  one.engines = {e.engine};
+  const Verdict kind = e.verdict;
+  const std::string reduced = reduce(text, [&](const std::string& candidate) {
+    const KernelResult r = run_kernel("finding.gk", candidate, one);
+    const EngineResult* f = r.finding();
+    return f && f->verdict == kind;
+  }, o.reduce_tries);
+  const KernelResult again = run_kernel("finding.gk", reduced, one);
+  const std::string detail = again.finding() ? again.finding()->detail : e.detail;
+  fs::create_directories(o.out_dir);
+  const std::string file = fmt::format("finding-{}-{}.gk", kernel_seed, e.engine);
+  const fs::path path = fs::path(o.out_dir) / file;
+  std::ofstream out(path);
+  out << fmt::format("// polydat fuzz: generated kernel {} (--seed {}), reduced; {} {}\n", kernel_seed, o.seed,
+                     e.engine, verdict_name(kind));
+  out << "// " << one_line(detail) << "\n";
+  out << fmt::format("// replay: polydat difftest {} --engines {} --inputs {} --seed {} --stall {}\n", file, e.engine,
+                     run.inputs, run.seed, run.stall);
+  out << reduced;
+  return path.string();
+}
+}  // namespace
+
+GeneratedKernel campaign_kernel(uint64_t seed, const std::vector<std::string>& engines) {
+  bool rtl = false;
+  for (const std::string& e : engines) rtl = rtl || e == "verilator" || e == "systemc";
+  return generate_kernel(seed, rtl && seed % 2 == 0);  // every other kernel one the hardware flow takes
+}
+
+CampaignReport run_campaign(const CampaignOptions& o, const std::function<void(const std::string&)>& progress) {
+  CampaignReport rep;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (const std::string& e : o.run.engines) rep.engines[e];
+  for (uint64_t i = 0; i < o.count; ++i) {
+    const uint64_t kernel_seed = o.seed + i;
+    const GeneratedKernel g = campaign_kernel(kernel_seed, o.run.engines);
+    Options run = o.run;
+    run.seed = kernel_seed;
+    const KernelResult r = run_kernel(fmt::format("gen{}.gk", kernel_seed), g.text, run);
+    ++rep.kernels;
+    if (!r.compiled()) {
+      ++rep.frontend_refusals;
+      fs::create_directories(o.out_dir);
+      const fs::path path = fs::path(o.out_dir) / fmt::format("refused-{}.gk", kernel_seed);
+      std::ofstream(path) << "// polydat fuzz: the frontend refuses generated kernel " << kernel_seed
+                          << " (a generator bug)\n" << g.text;
+      rep.findings.push_back(path.string());
+      progress(fmt::format("kernel {}: the frontend refuses it: {}", kernel_seed, path.string()));
+      continue;
+    }
+    rep.evaluations += r.evaluations;
+    for (const EngineResult& e : r.engines) {
+      EngineTally& t = rep.engines[e.engine];
+      if (e.verdict == Verdict::Agrees) ++t.agreed;
+      else if (e.verdict == Verdict::Refuses) ++t.refused;
+      else {
+        ++t.findings;
+        const std::string file = write_finding(o, kernel_seed, run, g.text, e);
+        rep.findings.push_back(file);
+        progress(fmt::format("kernel {}: {} {}: {}", kernel_seed, e.engine, verdict_name(e.verdict), file));
+      }
+    }
+    if ((i + 1) % 100 == 0) progress(fmt::format("{} kernels, {} findings", i + 1, rep.findings.size()));
+  }
+  rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return rep;
+}
+
+std::string render(const CampaignReport& r, const CampaignOptions& o) {
+  std::string out = fmt::format("fuzz: {} generated kernels (seeds {}..{}), {} evaluations each at most, {:.1f} s\n",
+                                r.kernels, o.seed, o.seed + r.kernels, o.run.inputs, r.seconds);
+  out += fmt::format("  evaluations compared with the oracle: {}\n", r.evaluations);
+  if (r.frontend_refusals) out += fmt::format("  refused by the frontend (generator bugs): {}\n", r.frontend_refusals);
+  for (const std::string& e : o.run.engines) {
+    const EngineTally& t = r.engines.at(e);
+    out += fmt::format("  {}: {} agree, {} refused, {} findings\n", e, t.agreed, t.refused, t.findings);
+  }
+  out += fmt::format("  findings: {}{}\n", r.findings.size(), r.findings.empty() ? "" : " (written to " + o.out_dir + ")");
+  for (const std::string& f : r.findings) out += "    " + f + "\n";
+  return out;
+}
+
+}  // namespace polydat::difftest

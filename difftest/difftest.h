@@ -1,0 +1,60 @@
+// One kernel on every engine that accepts it, on the same inputs, compared
+// with the interpreter on the unoptimised IR (the oracle): `polydat difftest`
+// for a user's kernel, and each kernel of a `polydat fuzz` campaign.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace polydat::difftest {
+
+// The engines, in the order they run: the interpreter on the optimised IR,
+// native code, the SystemVerilog in Verilator and in SystemC.
+const std::vector<std::string>& engine_names();
+
+struct Options {
+  std::vector<std::string> engines = engine_names();
+  size_t inputs = 64;   // evaluations per kernel (those the oracle stops on are dropped)
+  uint64_t seed = 1;    // the inputs and the RTL engines' stalls
+  double stall = 0.25;  // RTL engines: the chance that in_valid and out_ready are each low
+  std::vector<std::string> lib_paths;
+  // Rewrites the emitted SystemVerilog before the RTL engines simulate it:
+  // how tests plant a fault the comparison must catch.
+  std::function<std::string(const std::string&)> sv_fault;
+};
+
+enum class Verdict {
+  Agrees,     // every evaluation equal to the oracle's
+  Refuses,    // the engine does not take this kernel (hardware: two loops, a float, ...)
+  Disagrees,  // an evaluation differs, or a hardware run breaks the interface contract
+  Fails,      // the engine broke down (a compiler error, a crash, a hang)
+};
+const char* verdict_name(Verdict v);
+
+struct EngineResult {
+  std::string engine;
+  Verdict verdict = Verdict::Agrees;
+  std::string detail;  // the refusal, the failure or the first disagreement, in words
+  size_t compared = 0;
+};
+
+struct KernelResult {
+  std::string frontend_error;  // the kernel does not compile: nothing ran
+  size_t evaluations = 0;      // inputs the oracle finished
+  size_t dropped = 0;          // inputs the oracle stopped on (the iteration limit)
+  std::vector<EngineResult> engines;
+
+  bool compiled() const { return frontend_error.empty(); }
+  // An engine that disagrees or fails: a finding.
+  const EngineResult* finding() const;
+};
+
+// Runs the kernel `text` (its file name `name`) on each engine of `options`.
+KernelResult run_kernel(const std::string& name, const std::string& text, const Options& options);
+
+// One line per engine: "  llvm: agrees (64 evaluations)".
+std::string render(const KernelResult& r);
+
+}  // namespace polydat::difftest
