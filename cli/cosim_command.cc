@@ -11,6 +11,7 @@
 #include "hls/report.h"
 #include "sim/cosim.h"
 #include "sim/interpreter_engine.h"
+#include "sim/iverilog/iverilog_engine.h"
 #include "sim/systemc/systemc_engine.h"
 #include "sim/verilator/verilator_engine.h"
 
@@ -72,6 +73,13 @@ ir::Expected<SimRun, std::string> simulate(const CosimArgs& args, const KernelDe
     }
     return r;
   }
+  if (args.sim == "iverilog") {
+    sim::IverilogOptions o;
+    o.stall = args.stall;
+    o.seed = args.seed;
+    sim::IverilogEngine engine(k.design, o);
+    return simulate(engine, batch);
+  }
   sim::VerilatorOptions o;
   o.stall = args.stall;
   o.seed = args.seed;
@@ -86,6 +94,10 @@ int cosim_command(const CosimArgs& args) {
   if (!args.board.empty()) return board_cosim_command(args);
   auto range = cycles_option(args.cycles);
   if (!range) return kUsageError;
+  if (args.sim == "iverilog" && !args.trace.empty()) {
+    fmt::print(stderr, "error: --trace needs --sim verilator or systemc (Icarus writes no trace here)\n");
+    return kUsageError;
+  }
   if (!(args.stall >= 0 && args.stall < 1)) {
     fmt::print(stderr, "error: --stall is a probability in [0, 1)\n");
     return kUsageError;

@@ -96,8 +96,9 @@ int main(int argc, char** argv) {
   CLI::App* cosim_cmd =
       app.add_subcommand("cosim", "simulate the kernel's SystemVerilog cycle by cycle against the interpreter");
   add_hls_options(cosim_cmd, cosim.hls);
-  cosim_cmd->add_option("--sim", cosim.sim, "verilator (C++ testbench) or systemc (SystemC testbench)")
-      ->capture_default_str()->check(CLI::IsMember({"verilator", "systemc"}));
+  cosim_cmd->add_option("--sim", cosim.sim,
+                        "verilator (C++ testbench), systemc (SystemC testbench) or iverilog (Icarus, an SV testbench)")
+      ->capture_default_str()->check(CLI::IsMember({"verilator", "systemc", "iverilog"}));
   cosim_cmd->add_option("--cycles", cosim.cycles, "N (0..N) or A..B (half-open) for the first input")
       ->capture_default_str();
   cosim_cmd->add_option("--set", cosim.sets, "NAME=VALUE for another input or an extern (repeatable)")

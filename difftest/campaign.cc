@@ -49,7 +49,7 @@ std::string write_finding(const CampaignOptions& o, uint64_t kernel_seed, const 
 
 GeneratedKernel campaign_kernel(uint64_t seed, const std::vector<std::string>& engines) {
   bool rtl = false;
-  for (const std::string& e : engines) rtl = rtl || e == "verilator" || e == "systemc";
+  for (const std::string& e : engines) rtl = rtl || e == "verilator" || e == "systemc" || e == "iverilog";
   return generate_kernel(seed, rtl && seed % 2 == 0);  // every other kernel one the hardware flow takes
 }
 

@@ -12,6 +12,7 @@
 #include "rtl/emit_sv.h"
 #include "sim/cosim.h"
 #include "sim/interpreter_engine.h"
+#include "sim/iverilog/iverilog_engine.h"
 #include "sim/llvm/native_kernel.h"
 #include "sim/systemc/systemc_engine.h"
 #include "sim/verilator/verilator_engine.h"
@@ -138,7 +139,7 @@ EngineResult simulate(const std::string& name, const hls::Design& d, const ir::C
 }  // namespace
 
 const std::vector<std::string>& engine_names() {
-  static const std::vector<std::string> names = {"interp", "llvm", "verilator", "systemc"};
+  static const std::vector<std::string> names = {"interp", "llvm", "verilator", "systemc", "iverilog"};
   return names;
 }
 
@@ -182,16 +183,19 @@ KernelResult run_kernel(const std::string& name, const std::string& text, const 
       result.engines.push_back(run_interp_optimized(*opt, s));
     } else if (engine == "llvm") {
       result.engines.push_back(run_llvm(*opt, s));
-    } else if (engine == "verilator" || engine == "systemc") {
+    } else if (engine == "verilator" || engine == "systemc" || engine == "iverilog") {
       if (!design) design.emplace(hls::synthesize(*opt, opt->entry(), config, hls::HlsOptions{}));
       if (!*design) {
         result.engines.push_back({engine, Verdict::Refuses, (*design).error().kind + ": " + (*design).error().message, 0});
         continue;
       }
       const hls::Design& d = **design;
-      result.engines.push_back(engine == "verilator"
-                                   ? simulate<sim::VerilatorEngine, sim::VerilatorOptions>(engine, d, *front.ir, config, s, options)
-                                   : simulate<sim::SystemCEngine, sim::SystemCOptions>(engine, d, *front.ir, config, s, options));
+      if (engine == "verilator")
+        result.engines.push_back(simulate<sim::VerilatorEngine, sim::VerilatorOptions>(engine, d, *front.ir, config, s, options));
+      else if (engine == "systemc")
+        result.engines.push_back(simulate<sim::SystemCEngine, sim::SystemCOptions>(engine, d, *front.ir, config, s, options));
+      else
+        result.engines.push_back(simulate<sim::IverilogEngine, sim::IverilogOptions>(engine, d, *front.ir, config, s, options));
     }
   }
   return result;

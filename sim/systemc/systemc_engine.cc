@@ -101,17 +101,8 @@ ir::Expected<EngineRun, std::string> SystemCEngine::run(const Batch& batch) {
                     std::to_string(options_.seed) + " " + fmt::format("{}", options_.stall) + " " +
                     std::to_string(options_.max_idle) + " " + quote(kernel) + " " + quote(libs);
   if (!options_.trace.empty()) cmd += " " + quote(options_.trace);
-  const auto t0 = std::chrono::steady_clock::now();
-  const int status = shell(cmd, work / "run.log");
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::ifstream in(result);
-  if (status != 0) {
-    std::string first_line;
-    std::getline(in, first_line);
-    return "the SystemC model exited with status " + std::to_string(status) + ": " + first_line + read_text(work / "run.log");
-  }
   // The testbench's own verdict (CHECKED) and the reference model's failure (REFERROR).
-  auto run = read_results(in, design_, batch, options_.max_idle, post_reset_,
+  return run_testbench(cmd, work, result, "the SystemC model", design_, batch, options_.max_idle, post_reset_,
                           [&](const std::string& tag, std::istream& is) -> std::string {
                             if (tag == "REFERROR") {
                               std::string message;
@@ -126,8 +117,6 @@ ir::Expected<EngineRun, std::string> SystemCEngine::run(const Batch& batch) {
                             }
                             return "";
                           });
-  if (run) run->seconds = seconds;
-  return run;
 }
 
 }  // namespace polydat::sim

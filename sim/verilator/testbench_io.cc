@@ -2,7 +2,10 @@
 
 #include <fmt/core.h>
 
+#include <chrono>
 #include <fstream>
+
+#include "sim/verilator/build_util.h"
 
 namespace polydat::sim {
 
@@ -50,6 +53,24 @@ ir::Expected<EngineRun, std::string> read_results(std::istream& in, const hls::D
       if (std::string why = other(tag, in); !why.empty()) return why;
     }
   }
+  return run;
+}
+
+ir::Expected<EngineRun, std::string> run_testbench(const std::string& command, const std::filesystem::path& work,
+                                                   const std::filesystem::path& result, const std::string& what,
+                                                   const hls::Design& d, const Batch& batch, uint64_t max_idle,
+                                                   std::string& post_reset, const OtherTag& other) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const int status = shell(command, work / "run.log");
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::ifstream in(result);
+  if (status != 0) {
+    std::string first_line;
+    std::getline(in, first_line);
+    return what + " exited with status " + std::to_string(status) + ": " + first_line + read_text(work / "run.log");
+  }
+  auto run = read_results(in, d, batch, max_idle, post_reset, other);
+  if (run) run->seconds = seconds;
   return run;
 }
 

@@ -24,4 +24,12 @@ ir::Expected<EngineRun, std::string> read_results(std::istream& in, const hls::D
                                                   uint64_t max_idle, std::string& post_reset,
                                                   const OtherTag& other = {});
 
+// Runs a testbench's command line in `work` (its output to work/run.log), then
+// reads its result file as read_results does, with the run's wall time. A
+// non-zero exit is an error naming `what`, with the result's first line and the log.
+ir::Expected<EngineRun, std::string> run_testbench(const std::string& command, const std::filesystem::path& work,
+                                                   const std::filesystem::path& result, const std::string& what,
+                                                   const hls::Design& d, const Batch& batch, uint64_t max_idle,
+                                                   std::string& post_reset, const OtherTag& other = {});
+
 }  // namespace polydat::sim

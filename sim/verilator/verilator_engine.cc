@@ -57,14 +57,7 @@ ir::Expected<EngineRun, std::string> VerilatorEngine::run(const Batch& batch) {
                     std::to_string(options_.seed) + " " + fmt::format("{}", options_.stall) + " " +
                     std::to_string(options_.max_idle);
   if (!options_.trace.empty()) cmd += " " + quote(options_.trace);
-  const auto t0 = std::chrono::steady_clock::now();
-  const int status = shell(cmd, work / "run.log");
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (status != 0) return "the model exited with status " + std::to_string(status) + ": " + read_text(work / "run.log");
-  std::ifstream in(result);
-  auto run = read_results(in, design_, batch, options_.max_idle, post_reset_);
-  if (run) run->seconds = seconds;
-  return run;
+  return run_testbench(cmd, work, result, "the model", design_, batch, options_.max_idle, post_reset_);
 }
 
 }  // namespace polydat::sim

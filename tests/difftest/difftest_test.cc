@@ -39,7 +39,7 @@ const EngineResult& engine(const KernelResult& r, const std::string& name) {
 
 TEST_CASE("difftest: a correct kernel agrees on every engine; the planted fault is a disagreement") {
   Options o;
-  o.engines = {"interp", "llvm", "verilator"};
+  o.engines = {"interp", "llvm", "verilator", "iverilog"};
   o.inputs = 50;
   const KernelResult ok = run_kernel("k.gk", kKernel, o);
   REQUIRE(ok.compiled());
@@ -51,12 +51,15 @@ TEST_CASE("difftest: a correct kernel agrees on every engine; the planted fault 
   }
   CHECK(ok.finding() == nullptr);
 
-  o.engines = {"verilator"};
+  o.engines = {"verilator", "iverilog"};
   o.sv_fault = plus_to_minus;
   const KernelResult bad = run_kernel("k.gk", kKernel, o);
-  const EngineResult& v = engine(bad, "verilator");
-  CHECK(v.verdict == Verdict::Disagrees);
-  CHECK(v.detail.find("the oracle gives") != std::string::npos);
+  for (const char* name : {"verilator", "iverilog"}) {
+    CAPTURE(name);
+    const EngineResult& v = engine(bad, name);
+    CHECK(v.verdict == Verdict::Disagrees);
+    CHECK(v.detail.find("the oracle gives") != std::string::npos);
+  }
   REQUIRE(bad.finding() != nullptr);
 }
 

@@ -1,0 +1,49 @@
+// Icarus Verilog as a third RTL simulator, independent of Verilator: the
+// kernel's SystemVerilog and a SystemVerilog testbench of its own, written
+// from the interface contract (DESIGN.md), compiled with `iverilog -g2012`
+// and run with `vvp`. It drives the handshakes with random stalls from its
+// own generator and writes the file protocol of sim/verilator/testbench_io.h,
+// so sim::compare checks it like the others. Registers start as X, so a reset
+// that leaves one undefined shows as an `x` after reset.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "hls/design.h"
+#include "sim/engine.h"
+
+namespace polydat::sim {
+
+struct IverilogOptions {
+  double stall = 0;               // probability that in_valid and out_ready are each low in a cycle
+  uint64_t seed = 1;              // the testbench's own generator (stalls, inputs while not offered)
+  std::optional<std::string> sv;  // SystemVerilog to simulate instead of the design's (planted faults)
+  std::filesystem::path cache;    // default: default_cache_dir() (sim/verilator/verilator_engine.h)
+  uint64_t max_idle = 1'000'000;  // cycles without a result before the run is called a hang
+};
+
+// The testbench module `polydat_tb` for the design's module `module`.
+std::string iverilog_testbench(const hls::Design& d, const std::string& module);
+
+class IverilogEngine final : public Engine {
+ public:
+  IverilogEngine(const hls::Design& design, IverilogOptions options);
+  std::string name() const override { return "iverilog"; }
+  // Compiles the design and the testbench (or finds them in the cache).
+  ir::Expected<std::filesystem::path, std::string> prepare();
+  ir::Expected<EngineRun, std::string> run(const Batch& batch) override;
+  const std::string& post_reset() const { return post_reset_; }
+  bool built_now() const { return built_now_; }  // false when the cache had the compiled simulation
+
+ private:
+  const hls::Design& design_;
+  IverilogOptions options_;
+  std::string module_, sv_, tb_;
+  std::filesystem::path vvp_;
+  std::string post_reset_;
+  bool built_now_ = false;
+};
+
+}  // namespace polydat::sim
