@@ -682,6 +682,10 @@ bool ends_with(std::string_view s, std::string_view tail) {
 
 }  // namespace
 
+ir::Expected<Board, std::string> parse_board_text(std::string_view text, const std::string& path) {
+  return parse_board(text, path, std::filesystem::path(path).stem().string());
+}
+
 ir::Expected<Board, std::string> load_board_file(const std::filesystem::path& file) {
   const std::string path = file.string();
   std::error_code ec;

@@ -49,6 +49,9 @@ struct Board {
 // then the source line and a caret.
 ir::Expected<Board, std::string> load_board_file(const std::filesystem::path& file);
 
+// Board text as if read from `path` (what a fuzzer or a test feeds the loader).
+ir::Expected<Board, std::string> parse_board_text(std::string_view text, const std::string& path);
+
 // A board bundled with polydat by name, or a path to a .yaml file.
 ir::Expected<Board, std::string> find_board(std::string_view name_or_path);
 

@@ -148,8 +148,16 @@ class Synthesizer {
     for (const DfgPort& o : g.outputs) read_at_end(o.value);
     if (g.loop) {
       for (ValueId v : g.loop->next) read_at_end(v);
+      for (ValueId v : g.loop->init) read_at_end(v);  // latched into the state on entering the loop
       read_at_end(g.loop->cond);
     }
+    // So is one read by a later block (a value before the loop read in its body or after it).
+    if (d_.kind == DesignKind::Fsm)
+      for (ValueId u = 0; u < g.nodes.size(); ++u)
+        if (scheduled(u))
+          for (ValueId o : g.nodes[u].operands)
+            for (ValueId v : through_wiring(g, o))
+              if (scheduled(v) && d_.is_iterative(v) && g.nodes[v].region != g.nodes[u].region) read_at_end(v);
     if (d_.kind == DesignKind::Pipeline) {
       d_.stages = std::max(1u, length[Region::Pre]);
       bind_units(false, false);

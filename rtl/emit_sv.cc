@@ -416,7 +416,8 @@ class Emitter {
       line(fmt::format("  assign {}_k = {{{}, 1'b0}};", p, literal(steps, table)));
       line(fmt::format("  assign {}_bit = {}_k[{}_count];", p, p, p));
     } else {
-      line(fmt::format("  assign {}_bit = {}_y[0];", p, p));
+      // A one-step multiplier is a scalar: a bit-select of it is not SystemVerilog (Icarus refuses it).
+      line(steps == 1 ? fmt::format("  assign {}_bit = {}_y;", p, p) : fmt::format("  assign {}_bit = {}_y[0];", p, p));
     }
     const std::string a = signal(o.multiplicand, start);
     const unsigned wa = width(o.multiplicand);
@@ -426,7 +427,8 @@ class Emitter {
     if (!constant) line(fmt::format("      {}_y <= '0;", p));
     line(fmt::format("    end else if (state == S_{}) begin", d_.states[start].name));
     line(fmt::format("      {}_p <= '0;", p));
-    line(fmt::format("      {}_x <= {};", p, wa >= w ? part(a, 0, w) : fmt::format("{{{}, {}}}", literal(w - wa, 0), a)));
+    line(fmt::format("      {}_x <= {};", p,
+                     wa == w ? a : wa > w ? part(a, 0, w) : fmt::format("{{{}, {}}}", literal(w - wa, 0), a)));
     if (!constant) {
       const std::string b = signal(o.multiplier, start);
       line(fmt::format("      {}_y <= {};", p, width(o.multiplier) == steps ? b : part(b, 0, steps)));

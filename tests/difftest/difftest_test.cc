@@ -151,3 +151,29 @@ TEST_CASE("fuzz: with a planted fault, the finding is reduced and written with i
   CHECK(statements(written).size() <= statements(g.text).size() + 3);  // the three comment lines at most added
   CHECK(frontend::compile_source("w.gk", written).ok());
 }
+
+// Every finding of a campaign is kept as a kernel (tests/rtl/kernels/fuzz_*.gk,
+// whose first line names the generated kernel) and replays clean: the same
+// inputs and stalls as the campaign's (the seed is the kernel's).
+TEST_CASE("fuzz: every finding kept as a kernel replays clean on the engines that found it") {
+  size_t replayed = 0;
+  for (const auto& e : fs::directory_iterator(POLYDAT_RTL_KERNELS)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind("fuzz_", 0) != 0) continue;
+    CAPTURE(name);
+    const std::string text = polydat::testing::read_file(e.path());
+    std::smatch m;
+    REQUIRE(std::regex_search(text, m, std::regex("generated kernel ([0-9]+)")));
+    Options o;
+    o.engines = {"interp", "llvm", "iverilog"};
+    o.seed = std::stoull(m[1].str());
+    const KernelResult r = run_kernel(name, text, o);
+    REQUIRE(r.compiled());
+    for (const EngineResult& x : r.engines) {
+      CAPTURE(x.engine);
+      CHECK_MESSAGE(x.verdict == Verdict::Agrees, x.detail);
+    }
+    ++replayed;
+  }
+  CHECK(replayed >= 4);
+}

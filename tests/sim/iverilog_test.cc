@@ -16,7 +16,7 @@ using simtest::SimKernel;
 
 namespace {
 
-constexpr size_t kEvaluations = 500;
+constexpr size_t kEvaluations = 200;
 
 sim::IverilogOptions options(double stall, uint64_t seed) {
   sim::IverilogOptions o;
