@@ -2,9 +2,6 @@
 // ones, on every engine that accepts it, against the interpreter.
 #include <fmt/core.h>
 
-#include <fstream>
-#include <sstream>
-
 #include "cli/commands.h"
 #include "difftest/campaign.h"
 #include "difftest/difftest.h"
@@ -12,20 +9,13 @@
 namespace polydat::cli {
 
 int difftest_command(const DifftestArgs& args) {
-  std::ifstream in(args.file, std::ios::binary);
-  if (!in) {
-    fmt::print(stderr, "error: cannot read {}\n", args.file);
-    return kUserError;
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
   difftest::Options o;
   o.engines = args.engines;
   o.inputs = args.inputs;
   o.seed = args.seed;
   o.stall = args.stall;
   o.lib_paths = args.lib_paths;
-  const difftest::KernelResult r = difftest::run_kernel(args.file, text.str(), o);
+  const difftest::KernelResult r = difftest::run_file(args.file, o);
   if (!r.compiled()) {
     fmt::print(stderr, "{}", r.frontend_error);
     return kUserError;

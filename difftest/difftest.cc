@@ -159,11 +159,24 @@ const EngineResult* KernelResult::finding() const {
   return nullptr;
 }
 
-KernelResult run_kernel(const std::string& name, const std::string& text, const Options& options) {
-  KernelResult result;
+namespace {
+frontend::CompileOptions compile_options(const Options& options) {
   frontend::CompileOptions copts;
   copts.lib_paths = options.lib_paths;
-  const frontend::CompileResult front = frontend::compile_source(name, text, copts);
+  return copts;
+}
+}  // namespace
+
+KernelResult run_kernel(const std::string& name, const std::string& text, const Options& options) {
+  return run_compiled(frontend::compile_source(name, text, compile_options(options)), options);
+}
+
+KernelResult run_file(const std::string& path, const Options& options) {
+  return run_compiled(frontend::compile_file(path, compile_options(options)), options);
+}
+
+KernelResult run_compiled(const frontend::CompileResult& front, const Options& options) {
+  KernelResult result;
   if (!front.ok()) {
     result.frontend_error = front.render_diagnostics();
     return result;

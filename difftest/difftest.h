@@ -8,6 +8,10 @@
 #include <string>
 #include <vector>
 
+namespace polydat::frontend {
+struct CompileResult;
+}
+
 namespace polydat::difftest {
 
 // The engines, in the order they run: the interpreter on the optimised IR,
@@ -51,8 +55,12 @@ struct KernelResult {
   const EngineResult* finding() const;
 };
 
-// Runs the kernel `text` (its file name `name`) on each engine of `options`.
+// Runs the kernel `text` (its file name `name`; modules from -L and the library) on each engine of `options`.
 KernelResult run_kernel(const std::string& name, const std::string& text, const Options& options);
+// The same for a kernel file, whose own folder holds modules it calls (as for every other command).
+KernelResult run_file(const std::string& path, const Options& options);
+// The same for a kernel already compiled.
+KernelResult run_compiled(const frontend::CompileResult& front, const Options& options);
 
 // One line per engine: "  llvm: agrees (64 evaluations)".
 std::string render(const KernelResult& r);

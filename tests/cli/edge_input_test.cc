@@ -161,3 +161,14 @@ TEST_CASE("edge: a hardware refusal inside a library call names the user's calls
   CHECK(contains(own.err, "own.gk:3:6: error: cannot make hardware: a second loop"));
   CHECK_FALSE(contains(own.err, "note:"));
 }
+
+TEST_CASE("edge: difftest finds the modules beside the kernel, as every other command does") {
+  Sandbox s;
+  s.file("k.gk", "input cycle: u64\ny := bump(cycle)\n").file("bump.gk", "input x: u64\ny := x * 3 + 5\n");
+  const Run r = s.run({"difftest", "k.gk", "--engines", "interp,llvm", "--inputs", "20"});
+  CHECK_MESSAGE(r.status == 0, r.err);
+  CHECK(contains(r.out, "  llvm: agrees (20 evaluations)\n"));
+  const Run missing = s.run({"difftest", "nope.gk", "--engines", "interp"});
+  CHECK(missing.status == 1);
+  CHECK(contains(missing.err, "cannot read nope.gk [file-not-found]"));
+}
