@@ -2,7 +2,7 @@
 BUILD ?= build
 MESON_SETUP_ARGS ?=
 
-.PHONY: all deps build test test-slow run bench calibrate qor clean
+.PHONY: all deps build test test-slow test-asan run bench calibrate qor clean
 
 all: build
 
@@ -20,6 +20,20 @@ test: build
 
 test-slow: build
 	@./tools/run_tests.sh $(BUILD) --slow
+
+# The fast suites again, built with AddressSanitizer and UndefinedBehaviorSanitizer in a build of their own;
+# any report stops the suite (docs/testing.md).
+ASAN_BUILD ?= build-asan
+ASAN_SUITES = ir frontend corpus hls rtl boards native cli
+ASAN_TARGETS = cli/polydat tests/ir/ir_tests tests/frontend/frontend_tests tests/corpus/corpus_tests \
+  tests/hls/hls_tests tests/rtl/rtl_tests tests/boards/boards_tests tests/llvm/native_tests tests/cli/cli_tests
+$(ASAN_BUILD)/build.ninja: | deps
+	meson setup $(ASAN_BUILD) -Db_sanitize=address,undefined -Doptimization=1 $(MESON_SETUP_ARGS)
+
+test-asan: deps $(ASAN_BUILD)/build.ninja
+	@ninja -C $(ASAN_BUILD) $(ASAN_TARGETS)
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	  ./tools/run_tests.sh $(ASAN_BUILD) --only "$(ASAN_SUITES)"
 
 run: build
 	@./tools/run_example.sh $(BUILD)

@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -14,6 +15,8 @@ namespace polydat::difftest {
 namespace fs = std::filesystem;
 
 namespace {
+std::string kernel_name(uint64_t seed) { return fmt::format("gen{}.gk", seed); }
+
 std::string one_line(std::string s) {
   for (char& c : s)
     if (c == '\n' || c == '\r') c = ' ';
@@ -53,6 +56,21 @@ GeneratedKernel campaign_kernel(uint64_t seed, const std::vector<std::string>& e
   return generate_kernel(seed, rtl && seed % 2 == 0);  // every other kernel one the hardware flow takes
 }
 
+namespace {
+// The models of the next chunk of kernels, built as one program per engine
+// (a kernel whose build fails here is built alone when it runs).
+void prepare_chunk(const CampaignOptions& o, uint64_t first, const std::function<void(const std::string&)>& progress) {
+  bool needs_build = false;
+  for (const std::string& e : o.run.engines) needs_build = needs_build || e == "verilator" || e == "systemc";
+  if (!needs_build) return;
+  std::vector<NamedKernel> chunk;
+  for (uint64_t i = first; i < std::min<uint64_t>(o.count, first + o.models_per_build); ++i)
+    chunk.push_back({kernel_name(o.seed + i), campaign_kernel(o.seed + i, o.run.engines).text});
+  auto built = prepare_models(chunk, o.run);
+  if (!built) progress(fmt::format("kernels {}..: the models could not be built together: {}", o.seed + first, built.error()));
+}
+}  // namespace
+
 CampaignReport run_campaign(const CampaignOptions& o, const std::function<void(const std::string&)>& progress) {
   CampaignReport rep;
   const auto t0 = std::chrono::steady_clock::now();
@@ -60,9 +78,10 @@ CampaignReport run_campaign(const CampaignOptions& o, const std::function<void(c
   for (uint64_t i = 0; i < o.count; ++i) {
     const uint64_t kernel_seed = o.seed + i;
     const GeneratedKernel g = campaign_kernel(kernel_seed, o.run.engines);
+    if (i % std::max<size_t>(o.models_per_build, 1) == 0) prepare_chunk(o, i, progress);
     Options run = o.run;
     run.seed = kernel_seed;
-    const KernelResult r = run_kernel(fmt::format("gen{}.gk", kernel_seed), g.text, run);
+    const KernelResult r = run_kernel(kernel_name(kernel_seed), g.text, run);
     ++rep.kernels;
     if (!r.compiled()) {
       ++rep.frontend_refusals;

@@ -19,6 +19,7 @@ struct CampaignOptions {
   uint64_t seed = 1;    // kernel i is generate_kernel(seed + i)
   std::string out_dir;  // where findings are written (created when there is one)
   size_t reduce_tries = 300;  // kernels tried while reducing one finding
+  size_t models_per_build = 48;  // Verilator and SystemC: kernels whose models are built as one program
 };
 
 struct EngineTally {

@@ -165,7 +165,43 @@ frontend::CompileOptions compile_options(const Options& options) {
   copts.lib_paths = options.lib_paths;
   return copts;
 }
+
+std::vector<bool> config_fields(const frontend::CompileResult& front) {
+  std::vector<bool> config;
+  for (const frontend::Port& p : front.kernel().params) config.push_back(p.is_extern);
+  return config;
+}
+
+// The design every RTL engine simulates.
+ir::Expected<hls::Design, hls::HlsError> synthesize(const ir::CategoryIr& opt, const std::vector<bool>& config) {
+  return hls::synthesize(opt, opt.entry(), config, hls::HlsOptions{});
+}
 }  // namespace
+
+ir::Expected<bool, std::string> prepare_models(const std::vector<NamedKernel>& kernels, const Options& options) {
+  std::vector<hls::Design> designs;
+  designs.reserve(kernels.size());  // the requests point into it
+  for (const NamedKernel& k : kernels) {
+    const frontend::CompileResult front = frontend::compile_source(k.name, k.text, compile_options(options));
+    if (!front.ok()) continue;
+    auto opt = ir::optimize(*front.ir);
+    if (!opt) continue;
+    auto design = synthesize(*opt, config_fields(front));
+    if (design) designs.push_back(std::move(*design));
+  }
+  std::vector<sim::ModelRequest> requests;
+  for (const hls::Design& d : designs)
+    requests.push_back({&d, options.sv_fault ? std::optional<std::string>(options.sv_fault(rtl::emit_sv(d))) : std::nullopt});
+  bool built = false;
+  for (const std::string& engine : options.engines) {
+    ir::Expected<bool, std::string> r = false;
+    if (engine == "verilator") r = sim::prebuild_verilator_models(requests);
+    if (engine == "systemc") r = sim::prebuild_systemc_models(requests);
+    if (!r) return r.error();
+    built = built || *r;
+  }
+  return built;
+}
 
 KernelResult run_kernel(const std::string& name, const std::string& text, const Options& options) {
   return run_compiled(frontend::compile_source(name, text, compile_options(options)), options);
@@ -181,8 +217,7 @@ KernelResult run_compiled(const frontend::CompileResult& front, const Options& o
     result.frontend_error = front.render_diagnostics();
     return result;
   }
-  std::vector<bool> config;
-  for (const frontend::Port& p : front.kernel().params) config.push_back(p.is_extern);
+  const std::vector<bool> config = config_fields(front);
   const Stimulus s = make_stimulus(*front.ir, config, options, result.dropped);
   result.evaluations = s.records.size();
   auto opt = ir::optimize(*front.ir);
@@ -197,7 +232,7 @@ KernelResult run_compiled(const frontend::CompileResult& front, const Options& o
     } else if (engine == "llvm") {
       result.engines.push_back(run_llvm(*opt, s));
     } else if (engine == "verilator" || engine == "systemc" || engine == "iverilog") {
-      if (!design) design.emplace(hls::synthesize(*opt, opt->entry(), config, hls::HlsOptions{}));
+      if (!design) design.emplace(synthesize(*opt, config));
       if (!*design) {
         result.engines.push_back({engine, Verdict::Refuses, (*design).error().kind + ": " + (*design).error().message, 0});
         continue;

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "ir/expected.h"
+
 namespace polydat::frontend {
 struct CompileResult;
 }
@@ -61,6 +63,15 @@ KernelResult run_kernel(const std::string& name, const std::string& text, const 
 KernelResult run_file(const std::string& path, const Options& options);
 // The same for a kernel already compiled.
 KernelResult run_compiled(const frontend::CompileResult& front, const Options& options);
+
+// Builds the Verilator and SystemC models (those of options.engines) of every
+// kernel here the hardware flow accepts, one program per engine for them all,
+// so that run_kernel on these kernels afterwards runs those programs instead
+// of building a model per kernel. Campaigns call it per chunk of kernels.
+struct NamedKernel {
+  std::string name, text;
+};
+ir::Expected<bool, std::string> prepare_models(const std::vector<NamedKernel>& kernels, const Options& options);
 
 // One line per engine: "  llvm: agrees (64 evaluations)".
 std::string render(const KernelResult& r);

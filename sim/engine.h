@@ -10,7 +10,17 @@
 #include "ir/expected.h"
 #include "ir/value.h"
 
+namespace polydat::hls {
+struct Design;
+}
+
 namespace polydat::sim {
+
+// A design to build a model of, with the SystemVerilog to simulate instead of its own when set.
+struct ModelRequest {
+  const hls::Design* design = nullptr;
+  std::optional<std::string> sv;
+};
 
 // A batch: each evaluation's streamed inputs (in_* ports, in order), and the
 // effectively-const inputs (cfg_* ports), held for the whole batch.

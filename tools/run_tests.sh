@@ -5,8 +5,11 @@
 # suite that dies before its summary counts as one failure.
 set -uo pipefail
 build=${1:-build}
+# --slow: every suite; --only "A B": those tests, already built (make test-asan).
 suites=(--no-suite slow)
 [ "${2:-}" = "--slow" ] && suites=()
+# shellcheck disable=SC2206
+[ "${2:-}" = "--only" ] && suites=(--no-rebuild ${3:-})
 meson test -C "$build" --print-errorlogs --num-processes 2 "${suites[@]}"
 status=$?
 log="$build/meson-logs/testlog.txt"

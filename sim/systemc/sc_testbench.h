@@ -9,10 +9,17 @@
 #include <string>
 
 #include "hls/design.h"
+#include "sim/verilator/testbench.h"
 
 namespace polydat::sim {
 
-// The testbench source (the wrapper header inlined) for the design whose module is `module_name`.
+// The testbench around the Verilated class `model_class`, its wrapper (the
+// SC_MODULE `wrapper_class`) among its includes, to be built into a program
+// with testbench_units and testbench_entry(..., "sc_main").
+TestbenchSource systemc_testbench_source(const hls::Design& d, const std::string& model_class,
+                                         const std::string& wrapper_class);
+
+// The standalone testbench program (the wrapper inlined) for the design whose module is `module_name`.
 //   usage: sim DATA OUT SEED STALL MAX_IDLE KERNEL LIBS [TRACE]
 // DATA, and the POSTRESET, A, R, END and HANG lines of OUT: as the Verilator
 // testbench's (sim/verilator/testbench.h). KERNEL: the kernel file the

@@ -11,6 +11,7 @@
 #include "sim/systemc/sc_testbench.h"
 #include "sim/systemc/wrapper.h"
 #include "sim/verilator/build_util.h"
+#include "sim/verilator/model_set.h"
 #include "sim/verilator/testbench_io.h"
 #include "sim/verilator/verilator_engine.h"
 
@@ -41,19 +42,32 @@ std::string library_stamp(const std::vector<std::string>& libs) {
   return stamp;
 }
 
+// The testbench's compile and link flags: the project's headers and the reference model's libraries.
+std::vector<std::string> testbench_flags() {
+  std::string libs;
+  for (const std::string& l : reference_libraries()) libs += l + " ";
+  // SystemC 2.3.4 exports the C++17 API only: verilator's default (gnu++17) suits it.
+  // The reference model links the IR library, whose library functions call OpenSSL and PCRE2.
+  return {"-CFLAGS", std::string("-I") + POLYDAT_SC_INCLUDE_ROOT, "-LDFLAGS",
+          libs + std::string(ir::kLibraryLinkFlags) + " -lsystemc -pthread -latomic"};
+}
+
 std::vector<std::string> systemc_flags(const std::string& trace) {
   const TraceKind kind =
       trace.empty() ? TraceKind::None : (fs::path(trace).extension() == ".vcd" ? TraceKind::Vcd : TraceKind::Fst);
   std::vector<std::string> flags = verilator_flags(kind);
   for (std::string& f : flags)
     if (f == "--cc") f = "--sc";
-  // SystemC 2.3.4 exports the C++17 API only: verilator's default (gnu++17) suits it.
-  flags.insert(flags.end(), {"-CFLAGS", std::string("-I") + POLYDAT_SC_INCLUDE_ROOT});
-  std::string libs;
-  for (const std::string& l : reference_libraries()) libs += l + " ";
-  // The reference model links the IR library, whose library functions call OpenSSL and PCRE2.
-  flags.insert(flags.end(), {"-LDFLAGS", libs + std::string(ir::kLibraryLinkFlags) + " -lsystemc -pthread -latomic"});
+  for (const std::string& f : testbench_flags()) flags.push_back(f);
   return flags;
+}
+
+// How an engine and a model set know a model: its SystemVerilog and its testbench.
+std::string model_key(const std::string& sv, const std::string& testbench) { return "systemc\n" + sv + "\n" + testbench; }
+
+// The standalone testbench, stamped with the libraries it links.
+std::string stamped_testbench(const hls::Design& d, const std::string& module) {
+  return systemc_testbench_cpp(d, module) + library_stamp(reference_libraries());
 }
 
 std::string joined(const std::vector<std::string>& v, char by) {
@@ -64,26 +78,53 @@ std::string joined(const std::vector<std::string>& v, char by) {
 
 }  // namespace
 
+ir::Expected<bool, std::string> prebuild_systemc_models(const std::vector<ModelRequest>& requests, fs::path cache) {
+  if (cache.empty()) cache = default_cache_dir();
+  ModelSet set;
+  set.systemc = true;
+  set.flags = testbench_flags();
+  const std::string stamp = library_stamp(reference_libraries());
+  return prebuild_model_set(
+      requests, cache / "systemc", std::move(set),
+      MemberRecipe{[](const hls::Design& d, const std::string& sv) { return model_key(sv, stamped_testbench(d, rtl::module_name(d))); },
+                   [&](const hls::Design& d, const std::string& cls) {
+                     TestbenchSource tb = systemc_testbench_source(d, cls, cls + "_sc");
+                     tb.body += stamp;  // a rebuilt library makes a new set
+                     return tb;
+                   }});
+}
+
 SystemCEngine::SystemCEngine(const hls::Design& design, SystemCOptions options)
     : design_(design), options_(std::move(options)), module_(rtl::module_name(design)) {
   if (options_.cache.empty()) options_.cache = default_cache_dir();
   sv_ = options_.sv ? *options_.sv : rtl::emit_sv(design_);
   wrapper_ = systemc_wrapper_header(design_, module_);
-  tb_ = systemc_testbench_cpp(design_, module_) + library_stamp(reference_libraries());
+  tb_ = stamped_testbench(design_, module_);
 }
 
 fs::path SystemCEngine::wrapper_path() const {
   return binary_.empty() ? fs::path() : binary_.parent_path().parent_path() / (module_ + "_sc.h");
 }
 
+void SystemCEngine::write_wrapper() const {
+  if (!fs::exists(wrapper_path())) std::ofstream(wrapper_path()) << wrapper_;
+}
+
 ir::Expected<fs::path, std::string> SystemCEngine::prepare() {
   if (!binary_.empty()) return binary_;
+  if (options_.trace.empty())
+    if (std::optional<ModelSetRef> in_set = find_in_model_sets(model_key(sv_, tb_))) {
+      binary_ = in_set->binary;
+      member_ = in_set->member;
+      write_wrapper();
+      return binary_;
+    }
   auto built = build_cached(options_.cache / "systemc",
                             ModelBuild{module_, sv_, tb_, "sc_tb.cpp", "sim", systemc_flags(options_.trace)});
   if (!built) return built.error();
   built_now_ = built->built_now;
   binary_ = built->binary;
-  if (!fs::exists(wrapper_path())) std::ofstream(wrapper_path()) << wrapper_;
+  write_wrapper();
   return binary_;
 }
 
@@ -92,12 +133,12 @@ ir::Expected<EngineRun, std::string> SystemCEngine::run(const Batch& batch) {
   if (!bin) return bin.error();
   reference_check_ = {};
   const fs::path work = binary_.parent_path().parent_path();
-  const fs::path data = work / fmt::format("data-{}.txt", options_.seed);
-  const fs::path result = work / fmt::format("result-{}.txt", options_.seed);
+  const fs::path data = work / fmt::format("data-{}{}.txt", member_, options_.seed);
+  const fs::path result = work / fmt::format("result-{}{}.txt", member_, options_.seed);
   write_batch(data, design_, batch);
   const std::string kernel = options_.kernel_file.empty() ? "-" : options_.kernel_file;
   const std::string libs = options_.lib_paths.empty() ? "-" : joined(options_.lib_paths, ':');
-  std::string cmd = quote(binary_.string()) + " " + quote(data.string()) + " " + quote(result.string()) + " " +
+  std::string cmd = quote(binary_.string()) + (member_.empty() ? "" : " " + member_) + " " + quote(data.string()) + " " + quote(result.string()) + " " +
                     std::to_string(options_.seed) + " " + fmt::format("{}", options_.stall) + " " +
                     std::to_string(options_.max_idle) + " " + quote(kernel) + " " + quote(libs);
   if (!options_.trace.empty()) cmd += " " + quote(options_.trace);

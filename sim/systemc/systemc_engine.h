@@ -14,6 +14,7 @@
 
 #include "hls/design.h"
 #include "sim/engine.h"
+#include "sim/verilator/verilator_engine.h"
 
 namespace polydat::sim {
 
@@ -38,6 +39,10 @@ struct ReferenceCheck {
   bool ok() const { return ran && mismatches == 0; }
 };
 
+// As prebuild_verilator_models, for SystemC engines: one SystemC program for many designs.
+ir::Expected<bool, std::string> prebuild_systemc_models(const std::vector<ModelRequest>& requests,
+                                                        std::filesystem::path cache = {});
+
 class SystemCEngine final : public Engine {
  public:
   SystemCEngine(const hls::Design& design, SystemCOptions options);
@@ -55,11 +60,14 @@ class SystemCEngine final : public Engine {
   std::filesystem::path wrapper_path() const;  // after prepare()
 
  private:
+  void write_wrapper() const;  // next to the model, for the user's own platform
+
   const hls::Design& design_;
   SystemCOptions options_;
   std::string module_;
   std::string sv_, tb_, wrapper_;
   std::filesystem::path binary_;
+  std::string member_;  // the model's name in a program built for a set, else empty
   std::string post_reset_;
   ReferenceCheck reference_check_;
   bool built_now_ = false;

@@ -11,9 +11,8 @@ std::string systemc_port_type(unsigned bits) {
   return bits <= 32 ? "uint32_t" : "uint64_t";
 }
 
-std::string systemc_wrapper_header(const hls::Design& d, const std::string& module) {
+std::string systemc_wrapper_module(const hls::Design& d, const std::string& model_class, const std::string& wrapper_class) {
   const hls::Dfg& g = d.dfg;
-  const std::string m = rtl::verilator_cpp_name(module);  // as Verilator's C++ names it
   const rtl::PortNames ports = rtl::verilator_cpp_port_names(d);
   struct Port {
     std::string direction, type, name;
@@ -35,6 +34,22 @@ std::string systemc_wrapper_header(const hls::Design& d, const std::string& modu
     initialisers += fmt::format(",\n        {}(\"{}\")", p.name, p.name);
     bindings += fmt::format("    rtl.{}({});\n", p.name, p.name);
   }
+  return fmt::format(R"(SC_MODULE({w}) {{
+{declarations}
+  {m} rtl;  // the verilated SystemVerilog; its trace() writes the waveform
+
+  SC_CTOR({w})
+      : {first_initialiser},
+        rtl("rtl") {{
+{bindings}  }}
+}};
+)",
+                     fmt::arg("m", model_class), fmt::arg("w", wrapper_class), fmt::arg("declarations", declarations),
+                     fmt::arg("first_initialiser", initialisers.substr(10)), fmt::arg("bindings", bindings));
+}
+
+std::string systemc_wrapper_header(const hls::Design& d, const std::string& module) {
+  const std::string m = rtl::verilator_cpp_name(module);  // as Verilator's C++ names it
   const std::string shape =
       d.kind == hls::DesignKind::Pipeline
           ? fmt::format("a pipeline of {} stage(s): latency {}, a new input every cycle", d.stages, d.stages)
@@ -54,19 +69,9 @@ std::string systemc_wrapper_header(const hls::Design& d, const std::string& modu
 
 #include "V{m}.h"
 
-SC_MODULE({m}_sc) {{
-{declarations}
-  V{m} rtl;  // the verilated SystemVerilog; its trace() writes the waveform
-
-  SC_CTOR({m}_sc)
-      : {first_initialiser}{initialisers},
-        rtl("rtl") {{
-{bindings}  }}
-}};
 )",
-                     fmt::arg("m", m), fmt::arg("shape", shape), fmt::arg("declarations", declarations),
-                     fmt::arg("first_initialiser", initialisers.substr(10)),
-                     fmt::arg("initialisers", ""), fmt::arg("bindings", bindings));
+                     fmt::arg("m", m), fmt::arg("shape", shape)) +
+         systemc_wrapper_module(d, "V" + m, m + "_sc");
 }
 
 }  // namespace polydat::sim

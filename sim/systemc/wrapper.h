@@ -15,6 +15,9 @@ namespace polydat::sim {
 // uint32_t (2..32) or uint64_t (33..64).
 std::string systemc_port_type(unsigned bits);
 
+// The SC_MODULE `wrapper_class` around the Verilated class `model_class`.
+std::string systemc_wrapper_module(const hls::Design& d, const std::string& model_class, const std::string& wrapper_class);
+
 // The wrapper header for the design whose module is `module_name`.
 std::string systemc_wrapper_header(const hls::Design& d, const std::string& module_name);
 

@@ -26,6 +26,8 @@ bool on_path(const std::string& program) {
 
 }  // namespace
 
+std::vector<std::string> model_flags() { return {"-Wno-fatal", "--x-assign", "unique", "--x-initial", "unique"}; }
+
 std::vector<std::string> verilator_flags(TraceKind trace) {
   // Every model compiles the same Verilator runtime (verilated.cpp, its
   // threads) and often the same testbench: through ccache, when installed,
@@ -34,8 +36,9 @@ std::vector<std::string> verilator_flags(TraceKind trace) {
   static const bool ccache = on_path("ccache");
   std::string make = "OPT_FAST=-O1 OPT_GLOBAL=-O1 OPT_SLOW=-O1";
   if (ccache) make += " OBJCACHE=ccache";
-  std::vector<std::string> f = {"--cc", "--exe", "--build", "-j", "2", "-Wno-fatal", "--x-assign", "unique",
-                                "--x-initial", "unique", "-MAKEFLAGS", make};
+  std::vector<std::string> f = {"--cc", "--exe", "--build", "-j", "2"};
+  for (const std::string& m : model_flags()) f.push_back(m);
+  f.insert(f.end(), {"-MAKEFLAGS", make});
   if (trace == TraceKind::Fst) f.push_back("--trace-fst");
   if (trace == TraceKind::Vcd) f.push_back("--trace");
   return f;

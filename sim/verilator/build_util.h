@@ -13,6 +13,9 @@ namespace polydat::sim {
 
 enum class TraceKind { None, Fst, Vcd };
 
+// What verilator makes of the SystemVerilog: X values random, so reset must define every register.
+std::vector<std::string> model_flags();
+
 // The verilator invocation; its flags are part of the cache key.
 std::vector<std::string> verilator_flags(TraceKind trace);
 

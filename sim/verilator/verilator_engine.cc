@@ -8,6 +8,7 @@
 
 #include "rtl/emit_sv.h"
 #include "sim/verilator/build_util.h"
+#include "sim/verilator/model_set.h"
 #include "sim/verilator/testbench.h"
 #include "sim/verilator/testbench_io.h"
 
@@ -27,7 +28,18 @@ TraceKind trace_kind(const std::string& file) {
   if (file.empty()) return TraceKind::None;
   return fs::path(file).extension() == ".vcd" ? TraceKind::Vcd : TraceKind::Fst;
 }
+
+// How an engine and a model set know a model: its SystemVerilog and its testbench.
+std::string model_key(const std::string& sv, const std::string& testbench) { return "verilator\n" + sv + "\n" + testbench; }
 }  // namespace
+
+ir::Expected<bool, std::string> prebuild_verilator_models(const std::vector<ModelRequest>& requests, fs::path cache) {
+  if (cache.empty()) cache = default_cache_dir();
+  return prebuild_model_set(
+      requests, cache / "verilator", ModelSet{},
+      MemberRecipe{[](const hls::Design& d, const std::string& sv) { return model_key(sv, testbench_cpp(d, rtl::module_name(d))); },
+                   [](const hls::Design& d, const std::string& cls) { return testbench_source(d, cls); }});
+}
 
 VerilatorEngine::VerilatorEngine(const hls::Design& design, VerilatorOptions options)
     : design_(design), options_(std::move(options)), module_(rtl::module_name(design)) {
@@ -38,6 +50,12 @@ VerilatorEngine::VerilatorEngine(const hls::Design& design, VerilatorOptions opt
 
 ir::Expected<fs::path, std::string> VerilatorEngine::prepare() {
   if (!binary_.empty()) return binary_;
+  if (options_.trace.empty())
+    if (std::optional<ModelSetRef> in_set = find_in_model_sets(model_key(sv_, tb_))) {
+      binary_ = in_set->binary;
+      member_ = in_set->member;
+      return binary_;
+    }
   auto built = build_cached(options_.cache / "verilator",
                             ModelBuild{module_, sv_, tb_, "tb.cpp", "sim", verilator_flags(trace_kind(options_.trace))});
   if (!built) return built.error();
@@ -50,10 +68,10 @@ ir::Expected<EngineRun, std::string> VerilatorEngine::run(const Batch& batch) {
   auto bin = prepare();
   if (!bin) return bin.error();
   const fs::path work = binary_.parent_path().parent_path();
-  const fs::path data = work / fmt::format("data-{}.txt", options_.seed);
-  const fs::path result = work / fmt::format("result-{}.txt", options_.seed);
+  const fs::path data = work / fmt::format("data-{}{}.txt", member_, options_.seed);
+  const fs::path result = work / fmt::format("result-{}{}.txt", member_, options_.seed);
   write_batch(data, design_, batch);
-  std::string cmd = quote(binary_.string()) + " " + quote(data.string()) + " " + quote(result.string()) + " " +
+  std::string cmd = quote(binary_.string()) + (member_.empty() ? "" : " " + member_) + " " + quote(data.string()) + " " + quote(result.string()) + " " +
                     std::to_string(options_.seed) + " " + fmt::format("{}", options_.stall) + " " +
                     std::to_string(options_.max_idle);
   if (!options_.trace.empty()) cmd += " " + quote(options_.trace);

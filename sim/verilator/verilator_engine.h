@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "hls/design.h"
 #include "sim/engine.h"
@@ -25,6 +26,14 @@ struct VerilatorOptions {
 
 // $POLYDAT_CACHE, else $XDG_CACHE_HOME/polydat, else ~/.cache/polydat.
 std::filesystem::path default_cache_dir();
+
+// Builds the models of many designs into one program (sim/verilator/model_set.h)
+// in `cache` (default: default_cache_dir()), so that every engine made later in
+// this process for one of them (the same design and SystemVerilog, no trace)
+// runs its part of that program instead of building a model of its own.
+// Returns whether it built now (false: the cache had the set).
+ir::Expected<bool, std::string> prebuild_verilator_models(const std::vector<ModelRequest>& requests,
+                                                          std::filesystem::path cache = {});
 
 class VerilatorEngine final : public Engine {
  public:
@@ -46,6 +55,7 @@ class VerilatorEngine final : public Engine {
   std::string module_;
   std::string sv_, tb_;
   std::filesystem::path binary_;
+  std::string member_;  // the model's name in a program built for a set, else empty
   std::string post_reset_;
   bool built_now_ = false;
 };

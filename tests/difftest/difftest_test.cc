@@ -145,6 +145,7 @@ TEST_CASE("fuzz: with a planted fault, the finding is reduced and written with i
   REQUIRE(r.findings.size() == 1);
   CHECK(r.engines.at("verilator").findings == 1);
   const std::string written = polydat::testing::read_file(r.findings[0]);
+  INFO(written);
   CHECK(written.rfind("// polydat fuzz: generated kernel 12 (--seed 12), reduced; verilator DISAGREES\n", 0) == 0);
   CHECK(written.find("// replay: polydat difftest finding-12-verilator.gk --engines verilator --inputs 16 --seed 12") !=
         std::string::npos);

@@ -67,13 +67,22 @@ void cosimulate_both_ways(const SimKernel& k, const sim::Batch& batch, uint64_t 
                       free_flow.report.max_ii, stalled.report.cycles));
 }
 
+// Every kernel loaded once, and the accepted ones' models built as one program.
+const std::vector<simtest::Loaded>& corpus_with_models() {
+  static const std::vector<simtest::Loaded> all =
+      simtest::load_all_with_models(sim::prebuild_verilator_models, POLYDAT_TEST_CACHE);
+  return all;
+}
+
 }  // namespace
 
 TEST_CASE("corpus: every accepted kernel co-simulates with the interpreter, free-flowing and stalled") {
   std::vector<std::string> accepted;
-  for (const rtltest::Kernel& source : rtltest::all_kernels()) {
+  const std::vector<rtltest::Kernel> sources = rtltest::all_kernels();
+  for (size_t i = 0; i < sources.size(); ++i) {
+    const rtltest::Kernel& source = sources[i];
     CAPTURE(source.key);
-    const simtest::Loaded loaded = simtest::load_kernel(source);
+    const simtest::Loaded& loaded = corpus_with_models()[i];
     // This flow keeps the optimised IR; it must build what `polydat hls` builds.
     const rtltest::Flow flow = rtltest::run_flow(source);
     REQUIRE(loaded.kernel.operator bool() == flow.design.has_value());
@@ -108,9 +117,11 @@ TEST_CASE("corpus: externs other than their defaults reach the datapath") {
 // Registers start random: after reset every output reads 0, except a pipeline's
 // constant output (corpus/outputs: `d := 5` is `assign out_d = 64'h5;`).
 TEST_CASE("corpus: every accepted kernel's model shows the defined post-reset state") {
-  for (const rtltest::Kernel& source : rtltest::all_kernels()) {
+  const std::vector<rtltest::Kernel> sources = rtltest::all_kernels();
+  for (size_t i = 0; i < sources.size(); ++i) {
+    const rtltest::Kernel& source = sources[i];
     CAPTURE(source.key);
-    const simtest::Loaded loaded = simtest::load_kernel(source);
+    const simtest::Loaded& loaded = corpus_with_models()[i];
     if (!loaded.kernel) continue;
     const SimKernel& k = *loaded.kernel;
     // The seeds of the co-simulation runs above (the same cached models): no

@@ -2,6 +2,7 @@
 
 #include <random>
 #include <sstream>
+#include <stdexcept>
 
 #include "frontend/compile.h"
 #include "ir/pass_pipeline.h"
@@ -33,6 +34,26 @@ Loaded load_kernel(const std::string& key) {
   const std::optional<rtltest::Kernel> k = rtltest::find_kernel(key);
   if (!k) return Loaded{nullptr, "no kernel " + key};
   return load_kernel(*k);
+}
+
+std::vector<Loaded> load_all_kernels() {
+  std::vector<Loaded> all;
+  for (const rtltest::Kernel& source : rtltest::all_kernels()) all.push_back(load_kernel(source));
+  return all;
+}
+
+std::vector<sim::ModelRequest> model_requests(const std::vector<Loaded>& loaded) {
+  std::vector<sim::ModelRequest> requests;
+  for (const Loaded& l : loaded)
+    if (l.kernel) requests.push_back({&l.kernel->design, std::nullopt});
+  return requests;
+}
+
+std::vector<Loaded> load_all_with_models(Prebuild prebuild, const std::string& cache) {
+  std::vector<Loaded> loaded = load_all_kernels();
+  auto built = prebuild(model_requests(loaded), cache);
+  if (!built) throw std::runtime_error("the models could not be built as one program: " + built.error());
+  return loaded;
 }
 
 ir::Value value_of(const ir::Ty& ty, uint64_t pattern) {

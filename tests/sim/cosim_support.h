@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -45,6 +46,18 @@ struct Loaded {
 };
 Loaded load_kernel(const rtltest::Kernel& k);
 Loaded load_kernel(const std::string& key);  // by "corpus/NAME" or "rtl/NAME"
+
+// Every kernel of the corpus and tests/rtl/kernels, in rtltest::all_kernels() order.
+std::vector<Loaded> load_all_kernels();
+
+// The designs of the loaded kernels (those the flow accepted), to build their models as one set.
+std::vector<sim::ModelRequest> model_requests(const std::vector<Loaded>& loaded);
+
+// Every kernel loaded, and the accepted ones' models built as one program by
+// `prebuild` (sim::prebuild_verilator_models or prebuild_systemc_models) into
+// `cache`; throws when that build fails.
+using Prebuild = ir::Expected<bool, std::string> (*)(const std::vector<sim::ModelRequest>&, std::filesystem::path);
+std::vector<Loaded> load_all_with_models(Prebuild prebuild, const std::string& cache);
 
 // Each extern's declared default, of the port's type, in order.
 std::vector<ir::Value> default_configs(const SimKernel& k);
