@@ -136,6 +136,14 @@ ir::Expected<bool, std::string> prebuild_model_set(const std::vector<ModelReques
   return built->built_now;
 }
 
+std::string run_file_name(const std::string& what, const std::string& member, uint64_t seed) {
+  return member.empty() ? fmt::format("{}-{}.txt", what, seed) : fmt::format("{}-{}-{}.txt", what, member, seed);
+}
+
+std::string model_command(const fs::path& binary, const std::string& member) {
+  return quote(binary.string()) + (member.empty() ? "" : " " + member);
+}
+
 void remember_model_set(const fs::path& binary, const ModelSet& set) {
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);

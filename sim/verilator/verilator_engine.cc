@@ -68,10 +68,10 @@ ir::Expected<EngineRun, std::string> VerilatorEngine::run(const Batch& batch) {
   auto bin = prepare();
   if (!bin) return bin.error();
   const fs::path work = binary_.parent_path().parent_path();
-  const fs::path data = work / fmt::format("data-{}{}.txt", member_, options_.seed);
-  const fs::path result = work / fmt::format("result-{}{}.txt", member_, options_.seed);
+  const fs::path data = work / run_file_name("data", member_, options_.seed);
+  const fs::path result = work / run_file_name("result", member_, options_.seed);
   write_batch(data, design_, batch);
-  std::string cmd = quote(binary_.string()) + (member_.empty() ? "" : " " + member_) + " " + quote(data.string()) + " " + quote(result.string()) + " " +
+  std::string cmd = model_command(binary_, member_) + " " + quote(data.string()) + " " + quote(result.string()) + " " +
                     std::to_string(options_.seed) + " " + fmt::format("{}", options_.stall) + " " +
                     std::to_string(options_.max_idle);
   if (!options_.trace.empty()) cmd += " " + quote(options_.trace);
