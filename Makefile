@@ -24,16 +24,21 @@ test-slow: build
 # The fast suites again, built with AddressSanitizer and UndefinedBehaviorSanitizer in a build of their own;
 # any report stops the suite (docs/testing.md).
 ASAN_BUILD ?= build-asan
-ASAN_SUITES = ir frontend corpus hls rtl boards native cli
+# Not hls: its randomised and exhaustive pass checks take 96 s in the release build and over 40 minutes
+# under the sanitizers (measured 2026-12-03), more than CI allows; the passes still run under them
+# inside the rtl, corpus and cli suites.
+ASAN_SUITES = ir frontend corpus rtl boards native cli
 ASAN_TARGETS = cli/polydat tests/ir/ir_tests tests/frontend/frontend_tests tests/corpus/corpus_tests \
-  tests/hls/hls_tests tests/rtl/rtl_tests tests/boards/boards_tests tests/llvm/native_tests tests/cli/cli_tests
+  tests/rtl/rtl_tests tests/boards/boards_tests tests/llvm/native_tests tests/cli/cli_tests
 $(ASAN_BUILD)/build.ninja: | deps
 	meson setup $(ASAN_BUILD) -Db_sanitize=address,undefined -Doptimization=1 $(MESON_SETUP_ARGS) \
 	  -Dcpp_args=-Wno-maybe-uninitialized  # g++ 12 misreads libstdc++ regex under the sanitizers
 
+# ASan's frames are about seven times the release build's (a level of parentheses costs the parser
+# 4.7 KB of stack against 0.7 KB, -fstack-usage): the 1,000 levels the language allows need more than 8 MB.
 test-asan: deps $(ASAN_BUILD)/build.ninja
 	@ninja -C $(ASAN_BUILD) $(ASAN_TARGETS)
-	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	@ulimit -s 65536 && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	  ./tools/run_tests.sh $(ASAN_BUILD) --only "$(ASAN_SUITES)"
 
 run: build

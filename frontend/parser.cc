@@ -323,11 +323,14 @@ class Parser {
   // makes no node). The parser's own recursion takes at most four frames a level, so this bound on
   // the frames is reached only past kMaxExprDepth levels, and keeps the stack bounded before then.
   static constexpr int kMaxFrames = 4 * kMaxExprDepth + 16;
+  // Out of line, so its message's temporaries take no room in every recursive frame.
+  [[noreturn, gnu::noinline, gnu::cold]] void too_deep() {
+    fail(peek().span, "the expression nests more than " + std::to_string(kMaxExprDepth) + " levels deep",
+         DiagKind::NestingTooDeep);
+  }
   struct Nesting {
     explicit Nesting(Parser& p) : p_(p) {
-      if (p_.nesting_ > kMaxFrames)
-        p_.fail(p_.peek().span, "the expression nests more than " + std::to_string(kMaxExprDepth) + " levels deep",
-                DiagKind::NestingTooDeep);
+      if (p_.nesting_ > kMaxFrames) p_.too_deep();
       ++p_.nesting_;
     }
     ~Nesting() { --p_.nesting_; }
@@ -335,9 +338,7 @@ class Parser {
   };
   struct Parens {
     explicit Parens(Parser& p) : p_(p) {
-      if (++p_.parens_ > kMaxExprDepth)
-        p_.fail(p_.peek().span, "the expression nests more than " + std::to_string(kMaxExprDepth) + " levels deep",
-                DiagKind::NestingTooDeep);
+      if (++p_.parens_ > kMaxExprDepth) p_.too_deep();
     }
     ~Parens() { --p_.parens_; }
     Parser& p_;
@@ -424,15 +425,7 @@ class Parser {
         return e;
       }
       case Tok::String: return string_literal();
-      case Tok::LParen: {
-        take();
-        Parens level(*this);
-        skip_newlines();
-        ExprPtr e = expression();
-        if (at(Tok::Comma)) fail(peek().span, "a tuple can only be yielded by a loop; destructure calls with (a, b) := f(...)");
-        expect(Tok::RParen, "')'");
-        return e;
-      }
+      case Tok::LParen: return parenthesised();
       case Tok::LBracket: return table();
       case Tok::KwIf: return if_expr();
       case Tok::KwLoop: return loop_expr();
@@ -449,8 +442,20 @@ class Parser {
     }
   }
 
+  // The cases of primary() that recurse are functions of their own, kept out of
+  // line: primary's frame stays small, and so does each level of nesting.
+  [[gnu::noinline]] ExprPtr parenthesised() {
+    take();
+    Parens level(*this);
+    skip_newlines();
+    ExprPtr e = expression();
+    if (at(Tok::Comma)) fail(peek().span, "a tuple can only be yielded by a loop; destructure calls with (a, b) := f(...)");
+    expect(Tok::RParen, "')'");
+    return e;
+  }
+
   // `[e0, e1, ...][index]`: a table and the entry it selects.
-  ExprPtr table() {
+  [[gnu::noinline]] ExprPtr table() {
     const Token& open = take();
     auto e = node(ExprKind::Table, open.span);
     int d = 0;
@@ -472,7 +477,7 @@ class Parser {
     return e;
   }
 
-  ExprPtr string_literal() {
+  [[gnu::noinline]] ExprPtr string_literal() {
     const Token& t = take();
     auto e = node(ExprKind::Str, t.span);
     e->parts = t.parts;
@@ -498,7 +503,7 @@ class Parser {
     return e;
   }
 
-  ExprPtr if_expr() {
+  [[gnu::noinline]] ExprPtr if_expr() {
     const Token& kw = take();
     expect(Tok::LParen, "'(' after if");
     auto e = node(ExprKind::If, kw.span);
@@ -513,7 +518,7 @@ class Parser {
     return e;
   }
 
-  ExprPtr call(const Token& callee) {
+  [[gnu::noinline]] ExprPtr call(const Token& callee) {
     take();  // (
     auto e = node(ExprKind::Call, callee.span);
     e->name = callee.text;
@@ -543,7 +548,7 @@ class Parser {
     return e;
   }
 
-  ExprPtr loop_expr() {
+  [[gnu::noinline]] ExprPtr loop_expr() {
     const Token& kw = take();
     auto e = node(ExprKind::Loop, kw.span);
     expect(Tok::LParen, "'(' and the loop variables");

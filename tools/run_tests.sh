@@ -9,7 +9,7 @@ build=${1:-build}
 suites=(--no-suite slow)
 [ "${2:-}" = "--slow" ] && suites=()
 # shellcheck disable=SC2206
-[ "${2:-}" = "--only" ] && suites=(--no-rebuild ${3:-})
+[ "${2:-}" = "--only" ] && suites=(--no-rebuild --timeout-multiplier 4 ${3:-})  # sanitized code runs slower
 meson test -C "$build" --print-errorlogs --num-processes 2 "${suites[@]}"
 status=$?
 log="$build/meson-logs/testlog.txt"

@@ -89,6 +89,10 @@ std::string c_header(const CInterface& c) {
        "   valid until the next call. One caller at a time: the kernel keeps its\n"
        "   string scratch in the object's own storage. */\n";
   s += fmt::format("size_t {}_run(const {}_inputs* in, {}_outputs* out, size_t n);\n", c.prefix, c.prefix, c.prefix);
+  s += "/* Frees the strings the kernel keeps between calls (outputs of the last run\n"
+       "   included); a later run allocates afresh. Nothing to free when the kernel\n"
+       "   builds no strings. */\n";
+  s += fmt::format("void {}_release(void);\n", c.prefix);
   if (c.uses_runtime)
     s += fmt::format("\n/* This kernel builds strings: link with libpolydat_rt.a (the string and library helpers), the C++ library and {}. */\n",
                      ir::kLibraryLinkFlags);

@@ -44,7 +44,7 @@ void optimize_o2(llvm::Module& m, llvm::TargetMachine* tm) {
   pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2).run(m, mam);
 }
 
-ir::Expected<ir::Unit, std::string> write_object(const ir::CategoryIr& ir, ir::FuncId f, const std::string& symbol,
+ir::Expected<ir::Unit, std::string> write_object(const ir::CategoryIr& ir, ir::FuncId f, const std::string& prefix,
                                                  const std::filesystem::path& path) {
   init_llvm();
   const std::string triple = llvm::sys::getDefaultTargetTriple();
@@ -58,7 +58,7 @@ ir::Expected<ir::Unit, std::string> write_object(const ir::CategoryIr& ir, ir::F
   if (!tm) return "no target machine for " + triple;
 
   llvm::LLVMContext ctx;
-  auto mod = lower_kernel(ctx, ir, f, ir.func(f).name, symbol);
+  auto mod = lower_kernel(ctx, ir, f, ir.func(f).name, KernelSymbols(prefix));
   if (!mod) return mod.error();
   (*mod)->setDataLayout(tm->createDataLayout());
   (*mod)->setTargetTriple(triple);

@@ -10,9 +10,10 @@
 
 namespace polydat::sim {
 
-// An object file defining `void <symbol>(const In*, Out*, size_t)` for `f`
-// (optimize()'s output), built for this host's architecture with a generic CPU.
-ir::Expected<ir::Unit, std::string> write_object(const ir::CategoryIr& ir, ir::FuncId f, const std::string& symbol,
+// An object file defining `size_t <prefix>_run(const In*, Out*, size_t)` and
+// `void <prefix>_release(void)` for `f` (optimize()'s output), built for this
+// host's architecture with a generic CPU.
+ir::Expected<ir::Unit, std::string> write_object(const ir::CategoryIr& ir, ir::FuncId f, const std::string& prefix,
                                                  const std::filesystem::path& path);
 
 }  // namespace polydat::sim

@@ -35,7 +35,7 @@ ir::Expected<EmittedObject, std::string> emit_object(const ir::CategoryIr& ir, i
   std::filesystem::create_directories(dir, ec);
   if (ec) return "cannot create " + dir.string() + ": " + ec.message();
   EmittedObject e{dir / (c.prefix + ".o"), dir / (c.prefix + ".h"), c.prefix, c.uses_runtime};
-  if (auto r = write_object(ir, f, c.prefix + "_run", e.object); !r) return r.error();
+  if (auto r = write_object(ir, f, c.prefix, e.object); !r) return r.error();
   std::ofstream(e.header) << c_header(c);
   if (!std::filesystem::exists(e.header)) return "cannot write " + e.header.string();
   return e;

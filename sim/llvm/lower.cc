@@ -32,8 +32,8 @@ using Leaves = std::vector<llvm::Value*>;
 
 class Lowerer {
  public:
-  Lowerer(llvm::LLVMContext& ctx, llvm::Module& mod, const ir::CategoryIr& ir, ir::FuncId f, std::string run_symbol)
-      : ctx_(ctx), mod_(mod), b_(ctx), ir_(ir), f_(f), run_symbol_(std::move(run_symbol)), leaves_(ir.objects().size()) {}
+  Lowerer(llvm::LLVMContext& ctx, llvm::Module& mod, const ir::CategoryIr& ir, ir::FuncId f, const KernelSymbols& symbols)
+      : ctx_(ctx), mod_(mod), b_(ctx), ir_(ir), f_(f), symbols_(symbols), leaves_(ir.objects().size()) {}
 
   ir::Expected<ir::Unit, std::string> run() {
     auto plan = ir::exec_plan(ir_, f_);
@@ -49,7 +49,7 @@ class Lowerer {
     auto* ptr = llvm::PointerType::get(ctx_, 0);
     auto* i64 = b_.getInt64Ty();
     auto* fn_ty = llvm::FunctionType::get(i64, {ptr, ptr, i64}, false);
-    fn_ = llvm::Function::Create(fn_ty, llvm::Function::ExternalLinkage, run_symbol_, mod_);
+    fn_ = llvm::Function::Create(fn_ty, llvm::Function::ExternalLinkage, symbols_.run, mod_);
     fn_->addParamAttr(0, llvm::Attribute::NoAlias);
     fn_->addParamAttr(1, llvm::Attribute::NoAlias);
     llvm::Value* in_arg = fn_->getArg(0);
@@ -95,10 +95,23 @@ class Lowerer {
     std::string why;
     llvm::raw_string_ostream os(why);
     if (llvm::verifyFunction(*fn_, &os)) return "internal: the generated function does not verify: " + os.str();
+    emit_release();
     return ir::Unit{};
   }
 
  private:
+  // The string buffers outlive a call (the caller reads its outputs' strings
+  // until the next one): the release function frees them.
+  void emit_release() {
+    auto* ptr = llvm::PointerType::get(ctx_, 0);
+    auto* fn = llvm::Function::Create(llvm::FunctionType::get(b_.getVoidTy(), false), llvm::Function::ExternalLinkage,
+                                      symbols_.release, mod_);
+    b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", fn));
+    for (llvm::GlobalVariable* s : scratches_) b_.CreateCall(runtime("polydat_rt_scratch_free", {ptr}), {s});
+    if (store_) b_.CreateCall(runtime("polydat_rt_store_reset", {ptr}), {store_});
+    b_.CreateRetVoid();
+  }
+
   // ---- types and leaves ----
 
   llvm::Type* llvm_type(const Ty& t) {
@@ -146,6 +159,7 @@ class Lowerer {
     auto* scratch = new llvm::GlobalVariable(mod_, scratch_type(), false, llvm::GlobalValue::InternalLinkage,
                                              llvm::Constant::getNullValue(scratch_type()),
                                              "polydat.scratch." + std::to_string(m.id.v));
+    scratches_.push_back(scratch);
     llvm::Value* out = entry_alloca(str_type());
     std::vector<llvm::Type*> types{llvm::PointerType::get(ctx_, 0), llvm::PointerType::get(ctx_, 0)};
     types.insert(types.end(), params.begin(), params.end());
@@ -600,13 +614,14 @@ class Lowerer {
   llvm::IRBuilder<> b_;
   const ir::CategoryIr& ir_;
   ir::FuncId f_;
-  std::string run_symbol_;
+  const KernelSymbols& symbols_;
   ir::ExecPlan plan_;
   std::vector<Leaves> leaves_;  // per object id: its scalar leaves' current SSA values
   llvm::Function* fn_ = nullptr;
   llvm::BasicBlock* stop_ = nullptr;  // returns the index of the evaluation stopped by the iteration limit
   llvm::Value* index_ = nullptr;      // the evaluation being computed
   llvm::GlobalVariable* store_ = nullptr;
+  std::vector<llvm::GlobalVariable*> scratches_;  // one per string-producing step
   llvm::StructType* str_ty_ = nullptr;
   llvm::StructType* scratch_ty_ = nullptr;
   llvm::StructType* store_ty_ = nullptr;
@@ -616,9 +631,9 @@ class Lowerer {
 
 ir::Expected<std::unique_ptr<llvm::Module>, std::string> lower_kernel(llvm::LLVMContext& ctx, const ir::CategoryIr& ir,
                                                                       ir::FuncId f, const std::string& module_name,
-                                                                      const std::string& run_symbol) {
+                                                                      const KernelSymbols& symbols) {
   auto mod = std::make_unique<llvm::Module>(module_name, ctx);
-  Lowerer l(ctx, *mod, ir, f, run_symbol);
+  Lowerer l(ctx, *mod, ir, f, symbols);
   if (auto r = l.run(); !r) return r.error();
   return mod;
 }

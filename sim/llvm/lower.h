@@ -17,13 +17,20 @@ class Module;
 
 namespace polydat::sim {
 
-// The batch function's symbol in the JIT's modules.
-inline constexpr const char* kRunSymbol = "polydat_run";
+// A lowered kernel's two entry points: `PREFIX_run`, the batch function, and
+// `void PREFIX_release(void)`, which frees the string buffers the module keeps
+// between calls (a later run allocates them afresh).
+struct KernelSymbols {
+  std::string run, release;
+  explicit KernelSymbols(const std::string& prefix) : run(prefix + "_run"), release(prefix + "_release") {}
+};
 
-// Expects optimize()'s output (calls inlined). The batch function is `run_symbol`.
-// An error names what cannot be lowered.
+// The prefix of the JIT's modules.
+inline constexpr const char* kJitPrefix = "polydat";
+
+// Expects optimize()'s output (calls inlined). An error names what cannot be lowered.
 ir::Expected<std::unique_ptr<llvm::Module>, std::string> lower_kernel(llvm::LLVMContext& ctx, const ir::CategoryIr& ir,
                                                                       ir::FuncId f, const std::string& module_name,
-                                                                      const std::string& run_symbol);
+                                                                      const KernelSymbols& symbols);
 
 }  // namespace polydat::sim

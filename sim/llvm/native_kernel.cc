@@ -25,7 +25,9 @@ struct NativeKernel::Jit {
   std::unique_ptr<llvm::orc::LLJIT> lljit;
 };
 
-NativeKernel::~NativeKernel() = default;
+NativeKernel::~NativeKernel() {
+  if (release_) release_();
+}
 
 ir::Expected<std::unique_ptr<NativeKernel>, std::string> NativeKernel::compile(const ir::CategoryIr& ir, ir::FuncId f) {
   init_llvm();
@@ -40,7 +42,8 @@ ir::Expected<std::unique_ptr<NativeKernel>, std::string> NativeKernel::compile(c
   if (!tm) return "no target machine: " + error_text(tm.takeError());
 
   auto ctx = std::make_unique<llvm::LLVMContext>();
-  auto mod = lower_kernel(*ctx, ir, f, ir.func(f).name, kRunSymbol);
+  const KernelSymbols entry(kJitPrefix);
+  auto mod = lower_kernel(*ctx, ir, f, ir.func(f).name, entry);
   if (!mod) return mod.error();
   (*mod)->setDataLayout((*tm)->createDataLayout());
   (*mod)->setTargetTriple((*tm)->getTargetTriple().str());
@@ -64,11 +67,14 @@ ir::Expected<std::unique_ptr<NativeKernel>, std::string> NativeKernel::compile(c
     return "cannot define the runtime: " + error_text(std::move(e));
   if (auto e = (*lljit)->addIRModule(llvm::orc::ThreadSafeModule(std::move(*mod), std::move(ctx))))
     return "the JIT refused the module: " + error_text(std::move(e));
-  auto sym = (*lljit)->lookup(kRunSymbol);
+  auto sym = (*lljit)->lookup(entry.run);
   if (!sym) return "the JIT could not compile the kernel: " + error_text(sym.takeError());
+  auto release = (*lljit)->lookup(entry.release);
+  if (!release) return "the JIT could not compile the kernel: " + error_text(release.takeError());
 
   std::unique_ptr<NativeKernel> k(new NativeKernel());
   k->run_ = sym->toPtr<size_t (*)(const void*, void*, size_t)>();
+  k->release_ = release->toPtr<void (*)()>();
   k->jit_ = std::make_unique<Jit>(Jit{std::move(*lljit)});
   k->in_ty_ = ir.object(ir.func(f).input).ty;
   k->out_ty_ = ir.object(ir.func(f).output).ty;

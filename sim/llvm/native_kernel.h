@@ -37,6 +37,7 @@ class NativeKernel {
   NativeKernel() = default;
   std::unique_ptr<Jit> jit_;
   size_t (*run_)(const void*, void*, size_t) = nullptr;
+  void (*release_)() = nullptr;  // frees the strings held between runs; before the JIT goes
   RecordLayout in_, out_;
   ir::Ty in_ty_, out_ty_;
 };

@@ -115,6 +115,12 @@ void polydat_rt_store_reset(PolydatStore* store) {
   }
   store->chunks = nullptr;
 }
+
+void polydat_rt_scratch_free(PolydatScratch* s) {
+  std::free(s->data);
+  s->data = nullptr;
+  s->cap = 0;
+}
 }
 
 namespace polydat::sim {
@@ -131,6 +137,7 @@ const RuntimeSymbol* runtime_symbols(size_t& count) {
       {"polydat_rt_concat", reinterpret_cast<void*>(&polydat_rt_concat)},
       {"polydat_rt_publish", reinterpret_cast<void*>(&polydat_rt_publish)},
       {"polydat_rt_store_reset", reinterpret_cast<void*>(&polydat_rt_store_reset)},
+      {"polydat_rt_scratch_free", reinterpret_cast<void*>(&polydat_rt_scratch_free)},
   };
   count = sizeof symbols / sizeof symbols[0];
   return symbols;

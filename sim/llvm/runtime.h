@@ -48,6 +48,8 @@ uint64_t polydat_rt_library_bits(uint32_t fn, const PolydatLibArg* args, uint32_
 void polydat_rt_publish(PolydatStore* store, polydat::sim::StrView* field);
 // Frees every string of the previous batch.
 void polydat_rt_store_reset(PolydatStore* store);
+// Frees a step's scratch (the module's release function).
+void polydat_rt_scratch_free(PolydatScratch* s);
 }
 
 namespace polydat::sim {

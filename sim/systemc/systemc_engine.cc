@@ -42,6 +42,12 @@ std::string library_stamp(const std::vector<std::string>& libs) {
   return stamp;
 }
 
+// " -fsanitize=…" when this build is sanitized: its libraries need the runtimes.
+std::string sanitizer_runtime() {
+  const std::string flag = POLYDAT_SC_SANITIZE;
+  return flag.empty() ? flag : " " + flag;
+}
+
 // The testbench's compile and link flags: the project's headers and the reference model's libraries.
 std::vector<std::string> testbench_flags() {
   std::string libs;
@@ -49,7 +55,7 @@ std::vector<std::string> testbench_flags() {
   // SystemC 2.3.4 exports the C++17 API only: verilator's default (gnu++17) suits it.
   // The reference model links the IR library, whose library functions call OpenSSL and PCRE2.
   return {"-CFLAGS", std::string("-I") + POLYDAT_SC_INCLUDE_ROOT, "-LDFLAGS",
-          libs + std::string(ir::kLibraryLinkFlags) + " -lsystemc -pthread -latomic"};
+          libs + std::string(ir::kLibraryLinkFlags) + " -lsystemc -pthread -latomic" + sanitizer_runtime()};
 }
 
 std::vector<std::string> systemc_flags(const std::string& trace) {

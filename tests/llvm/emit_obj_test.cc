@@ -50,7 +50,10 @@ std::string c_main(const sim::EmittedObject& e, const sim::RecordLayout& in, con
            "); printf(\"%\" PRIu64 \" \", b); }\n";
     }
   }
-  s += "    printf(\"\\n\");\n  }\n  return 0;\n}\n";
+  s += "    printf(\"\\n\");\n  }\n";
+  // Released, the kernel runs again from fresh buffers.
+  s += "  " + e.prefix + "_release();\n  if (" + e.prefix + "_run(in, out, N) != N) return 4;\n  " + e.prefix +
+       "_release();\n  return 0;\n}\n";
   return s;
 }
 
