@@ -93,6 +93,12 @@ std::string c_header(const CInterface& c) {
        "   included); a later run allocates afresh. Nothing to free when the kernel\n"
        "   builds no strings. */\n";
   s += fmt::format("void {}_release(void);\n", c.prefix);
+  s += "\n/* The same on a state of the caller's, so threads share the object: a\n"
+       "   state is NAME_state_size() zeroed bytes, 8-byte aligned, one per thread. */\n";
+  s += fmt::format("size_t {}_state_size(void);\n", c.prefix);
+  s += fmt::format("size_t {}_run_state(void* state, const {}_inputs* in, {}_outputs* out, size_t n);\n", c.prefix,
+                   c.prefix, c.prefix);
+  s += fmt::format("void {}_release_state(void* state);\n", c.prefix);
   if (c.uses_runtime)
     s += fmt::format("\n/* This kernel builds strings: link with libpolydat_rt.a (the string and library helpers), the C++ library and {}. */\n",
                      ir::kLibraryLinkFlags);

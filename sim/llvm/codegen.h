@@ -10,8 +10,8 @@
 
 namespace polydat::sim {
 
-// An object file defining `size_t <prefix>_run(const In*, Out*, size_t)` and
-// `void <prefix>_release(void)` for `f` (optimize()'s output), built for this
+// An object file defining the entry points of lower.h's KernelSymbols
+// (`<prefix>_run`, `<prefix>_run_state`, ...) for `f` (optimize()'s output), built for this
 // host's architecture with a generic CPU.
 ir::Expected<ir::Unit, std::string> write_object(const ir::CategoryIr& ir, ir::FuncId f, const std::string& prefix,
                                                  const std::filesystem::path& path);

@@ -18,6 +18,7 @@
 #include "ir/library_fn.h"
 #include "ir/exec_plan.h"
 #include "sim/llvm/record_layout.h"
+#include "sim/llvm/runtime.h"
 
 namespace polydat::sim {
 
@@ -48,13 +49,13 @@ class Lowerer {
     const RecordLayout out = record_layout(ir_.object(fd.output).ty);
     auto* ptr = llvm::PointerType::get(ctx_, 0);
     auto* i64 = b_.getInt64Ty();
-    auto* fn_ty = llvm::FunctionType::get(i64, {ptr, ptr, i64}, false);
-    fn_ = llvm::Function::Create(fn_ty, llvm::Function::ExternalLinkage, symbols_.run, mod_);
-    fn_->addParamAttr(0, llvm::Attribute::NoAlias);
-    fn_->addParamAttr(1, llvm::Attribute::NoAlias);
-    llvm::Value* in_arg = fn_->getArg(0);
-    llvm::Value* out_arg = fn_->getArg(1);
-    llvm::Value* n = fn_->getArg(2);
+    auto* fn_ty = llvm::FunctionType::get(i64, {ptr, ptr, ptr, i64}, false);
+    fn_ = llvm::Function::Create(fn_ty, llvm::Function::ExternalLinkage, symbols_.run_state, mod_);
+    for (unsigned a = 0; a < 3; ++a) fn_->addParamAttr(a, llvm::Attribute::NoAlias);
+    state_ = fn_->getArg(0);
+    llvm::Value* in_arg = fn_->getArg(1);
+    llvm::Value* out_arg = fn_->getArg(2);
+    llvm::Value* n = fn_->getArg(3);
 
     // for (i = 0; i < n; ++i) out[i] = kernel(in[i])
     auto* entry = llvm::BasicBlock::Create(ctx_, "entry", fn_);
@@ -70,8 +71,7 @@ class Lowerer {
     const bool str_outputs =
         std::any_of(out.fields.begin(), out.fields.end(), [](const RecordField& o) { return o.kind == TyKind::Str; });
     if (str_outputs) {  // the last batch's strings go; this batch's are copied out as they are stored
-      store_ = new llvm::GlobalVariable(mod_, store_type(), false, llvm::GlobalValue::InternalLinkage,
-                                        llvm::Constant::getNullValue(store_type()), "polydat.output_store");
+      store_ = state_;  // the store is the state's first word
       b_.SetInsertPoint(entry->getTerminator());
       b_.CreateCall(runtime("polydat_rt_store_reset", {ptr}), {store_});
       b_.SetInsertPoint(loop);
@@ -95,21 +95,57 @@ class Lowerer {
     std::string why;
     llvm::raw_string_ostream os(why);
     if (llvm::verifyFunction(*fn_, &os)) return "internal: the generated function does not verify: " + os.str();
-    emit_release();
+    emit_release_state();
+    emit_state_size();
+    emit_default_state_entries();
     return ir::Unit{};
   }
 
  private:
   // The string buffers outlive a call (the caller reads its outputs' strings
-  // until the next one): the release function frees them.
-  void emit_release() {
+  // until the next one): the release function frees a state's buffers.
+  void emit_release_state() {
     auto* ptr = llvm::PointerType::get(ctx_, 0);
-    auto* fn = llvm::Function::Create(llvm::FunctionType::get(b_.getVoidTy(), false), llvm::Function::ExternalLinkage,
-                                      symbols_.release, mod_);
+    auto* fn = llvm::Function::Create(llvm::FunctionType::get(b_.getVoidTy(), {ptr}, false),
+                                      llvm::Function::ExternalLinkage, symbols_.release_state, mod_);
     b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", fn));
-    for (llvm::GlobalVariable* s : scratches_) b_.CreateCall(runtime("polydat_rt_scratch_free", {ptr}), {s});
-    if (store_) b_.CreateCall(runtime("polydat_rt_store_reset", {ptr}), {store_});
+    for (size_t k = 0; k < scratch_count_; ++k)
+      b_.CreateCall(runtime("polydat_rt_scratch_free", {ptr}), {scratch_at(fn->getArg(0), k)});
+    if (store_) b_.CreateCall(runtime("polydat_rt_store_reset", {ptr}), {fn->getArg(0)});
     b_.CreateRetVoid();
+  }
+
+  // A state's bytes: the output store's word, then one scratch per string-building step.
+  uint64_t state_size() const { return kStoreBytes + kScratchBytes * scratch_count_; }
+
+  void emit_state_size() {
+    auto* fn = llvm::Function::Create(llvm::FunctionType::get(b_.getInt64Ty(), false), llvm::Function::ExternalLinkage,
+                                      symbols_.state_size, mod_);
+    b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", fn));
+    b_.CreateRet(b_.getInt64(state_size()));
+  }
+
+  // run(in, out, n) and release() on a state of the module's own: the C API of
+  // one caller at a time.
+  void emit_default_state_entries() {
+    auto* ptr = llvm::PointerType::get(ctx_, 0);
+    auto* i64 = b_.getInt64Ty();
+    auto* bytes = llvm::ArrayType::get(i64, state_size() / 8);
+    auto* state = new llvm::GlobalVariable(mod_, bytes, false, llvm::GlobalValue::InternalLinkage,
+                                           llvm::Constant::getNullValue(bytes), "polydat.state");
+    auto* run = llvm::Function::Create(llvm::FunctionType::get(i64, {ptr, ptr, i64}, false),
+                                       llvm::Function::ExternalLinkage, symbols_.run, mod_);
+    b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", run));
+    b_.CreateRet(b_.CreateCall(fn_, {state, run->getArg(0), run->getArg(1), run->getArg(2)}));
+    auto* release = llvm::Function::Create(llvm::FunctionType::get(b_.getVoidTy(), false),
+                                           llvm::Function::ExternalLinkage, symbols_.release, mod_);
+    b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", release));
+    b_.CreateCall(mod_.getFunction(symbols_.release_state), {state});
+    b_.CreateRetVoid();
+  }
+
+  llvm::Value* scratch_at(llvm::Value* state, size_t k) {
+    return b_.CreateConstGEP1_64(b_.getInt8Ty(), state, kStoreBytes + kScratchBytes * k);
   }
 
   // ---- types and leaves ----
@@ -129,17 +165,6 @@ class Lowerer {
     if (!str_ty_) str_ty_ = llvm::StructType::create(ctx_, {llvm::PointerType::get(ctx_, 0), b_.getInt64Ty()}, "polydat.str");
     return str_ty_;
   }
-  // PolydatScratch and PolydatStore (runtime.h).
-  llvm::StructType* scratch_type() {
-    if (!scratch_ty_)
-      scratch_ty_ = llvm::StructType::create(ctx_, {llvm::PointerType::get(ctx_, 0), b_.getInt64Ty()}, "polydat.scratch");
-    return scratch_ty_;
-  }
-  llvm::StructType* store_type() {
-    if (!store_ty_) store_ty_ = llvm::StructType::create(ctx_, {llvm::PointerType::get(ctx_, 0)}, "polydat.store");
-    return store_ty_;
-  }
-
   llvm::FunctionCallee runtime(const char* name, llvm::ArrayRef<llvm::Type*> params) {
     return mod_.getOrInsertFunction(name, llvm::FunctionType::get(b_.getVoidTy(), params, false));
   }
@@ -154,12 +179,9 @@ class Lowerer {
 
   // A step producing a string: its own scratch, then the runtime helper writes
   // the result's (pointer, length) into a slot the step reads back.
-  llvm::Value* string_step(const ir::Morphism& m, const char* helper, llvm::ArrayRef<llvm::Type*> params,
+  llvm::Value* string_step(const char* helper, llvm::ArrayRef<llvm::Type*> params,
                            std::vector<llvm::Value*> args) {
-    auto* scratch = new llvm::GlobalVariable(mod_, scratch_type(), false, llvm::GlobalValue::InternalLinkage,
-                                             llvm::Constant::getNullValue(scratch_type()),
-                                             "polydat.scratch." + std::to_string(m.id.v));
-    scratches_.push_back(scratch);
+    llvm::Value* scratch = scratch_at(state_, scratch_count_++);
     llvm::Value* out = entry_alloca(str_type());
     std::vector<llvm::Type*> types{llvm::PointerType::get(ctx_, 0), llvm::PointerType::get(ctx_, 0)};
     types.insert(types.end(), params.begin(), params.end());
@@ -349,33 +371,33 @@ class Lowerer {
       }
       case OpKind::ToStr: {
         llvm::Value* x = leaves_[m.source.v].at(0);
-        dst = {string_step(m, "polydat_rt_to_str", {b_.getInt64Ty(), b_.getInt32Ty()},
+        dst = {string_step("polydat_rt_to_str", {b_.getInt64Ty(), b_.getInt32Ty()},
                            {pattern64(x, src_ty), b_.getInt32(static_cast<uint32_t>(src_ty.kind()))})};
         return ir::Unit{};
       }
       case OpKind::Hex:
-        dst = {string_step(m, "polydat_rt_hex", {b_.getInt64Ty()}, {pattern64(leaves_[m.source.v].at(0), src_ty)})};
+        dst = {string_step("polydat_rt_hex", {b_.getInt64Ty()}, {pattern64(leaves_[m.source.v].at(0), src_ty)})};
         return ir::Unit{};
       case OpKind::FormatRadix:
-        dst = {string_step(m, "polydat_rt_format_radix", {b_.getInt64Ty(), b_.getInt64Ty()},
+        dst = {string_step("polydat_rt_format_radix", {b_.getInt64Ty(), b_.getInt64Ty()},
                            {pattern64(component(m.source, 0).at(0), src_ty.component(0)),
                             pattern64(component(m.source, 1).at(0), src_ty.component(1))})};
         return ir::Unit{};
       case OpKind::FormatFixed: {
         llvm::Value* x = component(m.source, 0).at(0);
         if (src_ty.component(0).kind() == TyKind::F32) x = b_.CreateFPExt(x, b_.getDoubleTy());
-        dst = {string_step(m, "polydat_rt_format_fixed", {b_.getDoubleTy(), b_.getInt64Ty()},
+        dst = {string_step("polydat_rt_format_fixed", {b_.getDoubleTy(), b_.getInt64Ty()},
                            {x, pattern64(component(m.source, 1).at(0), src_ty.component(1))})};
         return ir::Unit{};
       }
       case OpKind::FormatDec:
-        dst = {string_step(m, "polydat_rt_format_dec", {b_.getInt64Ty(), b_.getInt64Ty()},
+        dst = {string_step("polydat_rt_format_dec", {b_.getInt64Ty(), b_.getInt64Ty()},
                            {pattern64(component(m.source, 0).at(0), src_ty.component(0)),
                             pattern64(component(m.source, 1).at(0), src_ty.component(1))})};
         return ir::Unit{};
       case OpKind::Concat: {
         llvm::Type* p = llvm::PointerType::get(ctx_, 0);
-        dst = {string_step(m, "polydat_rt_concat", {p, p},
+        dst = {string_step("polydat_rt_concat", {p, p},
                            {spill(component(m.source, 0).at(0)), spill(component(m.source, 1).at(0))})};
         return ir::Unit{};
       }
@@ -426,7 +448,7 @@ class Lowerer {
     llvm::Value* fn = b_.getInt32(m.op.library_fn());
     llvm::Value* n = b_.getInt32(static_cast<uint32_t>(args.size()));
     const Ty result = ir_.object(m.target).ty;
-    if (result.is_str()) return string_step(m, "polydat_rt_library_str", {b_.getInt32Ty(), ptr, b_.getInt32Ty()}, {fn, array, n});
+    if (result.is_str()) return string_step("polydat_rt_library_str", {b_.getInt32Ty(), ptr, b_.getInt32Ty()}, {fn, array, n});
     llvm::FunctionCallee bits_fn = mod_.getOrInsertFunction(
         "polydat_rt_library_bits", llvm::FunctionType::get(b_.getInt64Ty(), {b_.getInt32Ty(), ptr, b_.getInt32Ty()}, false));
     llvm::Value* bits = b_.CreateCall(bits_fn, {fn, array, n});
@@ -620,11 +642,12 @@ class Lowerer {
   llvm::Function* fn_ = nullptr;
   llvm::BasicBlock* stop_ = nullptr;  // returns the index of the evaluation stopped by the iteration limit
   llvm::Value* index_ = nullptr;      // the evaluation being computed
-  llvm::GlobalVariable* store_ = nullptr;
-  std::vector<llvm::GlobalVariable*> scratches_;  // one per string-producing step
+  static constexpr uint64_t kStoreBytes = sizeof(PolydatStore);
+  static constexpr uint64_t kScratchBytes = sizeof(PolydatScratch);
+  llvm::Value* state_ = nullptr;  // the caller's state: where the store and the scratches live
+  llvm::Value* store_ = nullptr;  // the state, when the kernel has string outputs
+  size_t scratch_count_ = 0;      // one scratch per string-producing step
   llvm::StructType* str_ty_ = nullptr;
-  llvm::StructType* scratch_ty_ = nullptr;
-  llvm::StructType* store_ty_ = nullptr;
 };
 
 }  // namespace

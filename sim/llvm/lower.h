@@ -17,12 +17,19 @@ class Module;
 
 namespace polydat::sim {
 
-// A lowered kernel's two entry points: `PREFIX_run`, the batch function, and
-// `void PREFIX_release(void)`, which frees the string buffers the module keeps
-// between calls (a later run allocates them afresh).
+// A lowered kernel's entry points. The batch function runs on a caller's
+// state (the string buffers kept between calls: zeroed bytes, as many as
+// `PREFIX_state_size()` says), so threads share one compiled kernel:
+//   size_t PREFIX_run_state(void* state, const In*, Out*, size_t n)
+//   void PREFIX_release_state(void* state)    frees a state's buffers (it stays usable)
+//   size_t PREFIX_state_size(void)
+// and the same on a state of the module's own, for one caller at a time:
+//   size_t PREFIX_run(const In*, Out*, size_t n);  void PREFIX_release(void)
 struct KernelSymbols {
-  std::string run, release;
-  explicit KernelSymbols(const std::string& prefix) : run(prefix + "_run"), release(prefix + "_release") {}
+  std::string run, release, run_state, release_state, state_size;
+  explicit KernelSymbols(const std::string& prefix)
+      : run(prefix + "_run"), release(prefix + "_release"), run_state(prefix + "_run_state"),
+        release_state(prefix + "_release_state"), state_size(prefix + "_state_size") {}
 };
 
 // The prefix of the JIT's modules.

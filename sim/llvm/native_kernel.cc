@@ -67,14 +67,19 @@ ir::Expected<std::unique_ptr<NativeKernel>, std::string> NativeKernel::compile(c
     return "cannot define the runtime: " + error_text(std::move(e));
   if (auto e = (*lljit)->addIRModule(llvm::orc::ThreadSafeModule(std::move(*mod), std::move(ctx))))
     return "the JIT refused the module: " + error_text(std::move(e));
-  auto sym = (*lljit)->lookup(entry.run);
-  if (!sym) return "the JIT could not compile the kernel: " + error_text(sym.takeError());
-  auto release = (*lljit)->lookup(entry.release);
-  if (!release) return "the JIT could not compile the kernel: " + error_text(release.takeError());
-
   std::unique_ptr<NativeKernel> k(new NativeKernel());
-  k->run_ = sym->toPtr<size_t (*)(const void*, void*, size_t)>();
-  k->release_ = release->toPtr<void (*)()>();
+  std::string missing;
+  auto lookup = [&](const std::string& name, auto& fn) {
+    auto found = (*lljit)->lookup(name);
+    if (!found) missing = error_text(found.takeError());
+    else fn = found->toPtr<std::remove_reference_t<decltype(fn)>>();
+    return static_cast<bool>(found);
+  };
+  size_t (*state_size)() = nullptr;
+  if (!lookup(entry.run, k->run_) || !lookup(entry.release, k->release_) || !lookup(entry.run_state, k->run_state_) ||
+      !lookup(entry.release_state, k->release_state_) || !lookup(entry.state_size, state_size))
+    return "the JIT could not compile the kernel: " + missing;
+  k->state_size_ = state_size();
   k->jit_ = std::make_unique<Jit>(Jit{std::move(*lljit)});
   k->in_ty_ = ir.object(ir.func(f).input).ty;
   k->out_ty_ = ir.object(ir.func(f).output).ty;

@@ -21,7 +21,7 @@ namespace {
 // A C program: the inputs as bit patterns, one call, every output field printed.
 std::string c_main(const sim::EmittedObject& e, const sim::RecordLayout& in, const sim::RecordLayout& out,
                    const std::vector<ir::Value>& inputs) {
-  std::string s = "#include <inttypes.h>\n#include <stdio.h>\n#include <string.h>\n#include \"" + e.prefix + ".h\"\n";
+  std::string s = "#include <inttypes.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include \"" + e.prefix + ".h\"\n";
   s += "static const uint64_t bits[][" + std::to_string(std::max<size_t>(in.fields.size(), 1)) + "] = {\n";
   std::vector<unsigned char> rec(in.size + 8);
   for (const ir::Value& v : inputs) {
@@ -51,6 +51,18 @@ std::string c_main(const sim::EmittedObject& e, const sim::RecordLayout& in, con
     }
   }
   s += "    printf(\"\\n\");\n  }\n";
+  // On a state of the program's own, the same outputs (a second thread's view).
+  s += "  {\n    static " + e.prefix + "_outputs again[N];\n    void* state = calloc(" + e.prefix +
+       "_state_size(), 1);\n    if (" + e.prefix + "_run_state(state, in, again, N) != N) return 5;\n";
+  s += "    for (int i = 0; i < N; ++i) {\n";
+  for (const sim::RecordField& f : out.fields) {
+    const std::string a = "out[i]." + f.name, b = "again[i]." + f.name;
+    if (f.kind == ir::TyKind::Str)
+      s += "      if (" + a + ".len != " + b + ".len || memcmp(" + a + ".ptr, " + b + ".ptr, " + a + ".len)) return 6;\n";
+    else
+      s += "      if (memcmp(&" + a + ", &" + b + ", sizeof " + a + ")) return 6;\n";
+  }
+  s += "    }\n    " + e.prefix + "_release_state(state);\n    free(state);\n  }\n";
   // Released, the kernel runs again from fresh buffers.
   s += "  " + e.prefix + "_release();\n  if (" + e.prefix + "_run(in, out, N) != N) return 4;\n  " + e.prefix +
        "_release();\n  return 0;\n}\n";
