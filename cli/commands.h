@@ -29,9 +29,13 @@ struct EvalArgs {
   std::string file;
   std::string cycles = "10";          // N, or A..B (half-open)
   std::vector<std::string> sets;      // NAME=VALUE
-  std::string format = "table";       // table | csv | json
+  std::string format = "table";       // table | csv | tsv | json | jsonl | bin
   std::string engine = "interp";      // interp | llvm
   std::vector<std::string> lib_paths;
+  unsigned threads = 0;               // 0: the machine's cores
+  std::string shard;                  // K/N: the K-th of N slices of the rows ("": all)
+  std::string output;                 // a file ("" or "-": stdout)
+  bool quiet = false;                 // no progress line
 };
 int eval_command(const EvalArgs& args);
 

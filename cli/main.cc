@@ -47,8 +47,13 @@ int main(int argc, char** argv) {
   eval_cmd->add_option("file", eval.file, "the kernel (.gk)")->required();
   eval_cmd->add_option("--cycles", eval.cycles, "N (0..N) or A..B (half-open) for the first input")->capture_default_str();
   eval_cmd->add_option("--set", eval.sets, "NAME=VALUE for another input or an extern (repeatable)")->allow_extra_args(false);
-  eval_cmd->add_option("--format", eval.format, "table, csv or json")->capture_default_str()
-      ->check(CLI::IsMember({"table", "csv", "json"}));
+  eval_cmd->add_option("--format", eval.format, "table, csv, tsv, json, jsonl or bin (the output records of emit-obj's header)")
+      ->capture_default_str()->check(CLI::IsMember({"table", "csv", "tsv", "json", "jsonl", "bin"}));
+  eval_cmd->add_option("--threads", eval.threads, "threads evaluating (default: the machine's cores); the output is the same")
+      ->check(CLI::Range(1u, 1024u));
+  eval_cmd->add_option("--shard", eval.shard, "K/N: only the K-th of N slices of the rows; the N outputs joined are one run's");
+  eval_cmd->add_option("-o,--output", eval.output, "write to this file instead of stdout");
+  eval_cmd->add_flag("-q,--quiet", eval.quiet, "no progress line on stderr");
   eval_cmd->add_option("--engine", eval.engine, "interp (the interpreter, the oracle) or llvm (native code)")
       ->capture_default_str()->check(CLI::IsMember({"interp", "llvm"}));
   eval_cmd->add_option("-L", eval.lib_paths, "a folder to search for modules (repeatable)")->allow_extra_args(false)

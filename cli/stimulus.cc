@@ -59,17 +59,29 @@ std::optional<Stimulus> Stimulus::make(const frontend::Unit& k, const std::vecto
   return s;
 }
 
-std::optional<std::vector<ir::Value>> Stimulus::at(uint64_t cycle) const {
+ir::Expected<std::vector<ir::Value>, std::string> Stimulus::values_at(uint64_t cycle) const {
   std::vector<ir::Value> fields = values_;
   if (!iterated_) return fields;
   const frontend::Port& p = kernel_->params[*iterated_];
   auto v = parse_value(std::to_string(cycle), p.ty);
-  if (!v) {
-    user_error("cycle " + std::to_string(cycle) + " does not fit '" + p.name + "' (" + ir::ty_label(p.ty) + ")");
-    return std::nullopt;
-  }
+  if (!v) return "cycle " + std::to_string(cycle) + " does not fit '" + p.name + "' (" + ir::ty_label(p.ty) + ")";
   fields[*iterated_] = *v;
   return fields;
+}
+
+std::optional<std::vector<ir::Value>> Stimulus::at(uint64_t cycle) const {
+  auto fields = values_at(cycle);
+  if (!fields) {
+    user_error(fields.error());
+    return std::nullopt;
+  }
+  return std::move(*fields);
+}
+
+ir::Expected<ir::Value, std::string> Stimulus::record_at(uint64_t cycle, const ir::Ty& input) const {
+  auto fields = values_at(cycle);
+  if (!fields) return fields.error();
+  return input.is_unit() ? ir::Value() : ir::Value::structure(input, std::move(*fields));
 }
 
 std::optional<std::vector<std::vector<ir::Value>>> Stimulus::rows(CycleRange range) const {
@@ -84,11 +96,16 @@ std::optional<std::vector<std::vector<ir::Value>>> Stimulus::rows(CycleRange ran
 }
 
 std::optional<std::vector<ir::Value>> Stimulus::records(CycleRange range, const ir::Ty& input) const {
-  auto all = rows(range);
-  if (!all) return std::nullopt;
   std::vector<ir::Value> out;
-  for (std::vector<ir::Value>& fields : *all)
-    out.push_back(input.is_unit() ? ir::Value() : ir::Value::structure(input, std::move(fields)));
+  const uint64_t count = iterated_ ? range.end - range.begin : 1;
+  for (uint64_t n = 0; n < count; ++n) {
+    auto record = record_at(range.begin + n, input);
+    if (!record) {
+      user_error(record.error());
+      return std::nullopt;
+    }
+    out.push_back(std::move(*record));
+  }
   return out;
 }
 

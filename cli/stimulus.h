@@ -8,6 +8,7 @@
 
 #include "frontend/program.h"
 #include "cli/values.h"
+#include "ir/expected.h"
 #include "ir/value.h"
 
 namespace polydat::cli {
@@ -25,6 +26,10 @@ class Stimulus {
   // Every port's value at `cycle` (in the kernel's port order); nullopt, with
   // a message printed, when the cycle does not fit the iterated port.
   std::optional<std::vector<ir::Value>> at(uint64_t cycle) const;
+  // The same without printing: the values, or what is wrong.
+  ir::Expected<std::vector<ir::Value>, std::string> values_at(uint64_t cycle) const;
+  // The entry's input record at `cycle` (a struct of the ports; unit when there are none).
+  ir::Expected<ir::Value, std::string> record_at(uint64_t cycle, const ir::Ty& input) const;
   // Every evaluation of `range` (one when no port is iterated), each as at() gives it.
   std::optional<std::vector<std::vector<ir::Value>>> rows(CycleRange range) const;
   // The same as the entry's input records (a struct of the ports; unit when there are none).

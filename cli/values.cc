@@ -69,15 +69,23 @@ std::optional<ir::Value> parse_value(const std::string& text, const ir::Ty& ty) 
   return ir::Value::integer(ty.kind(), static_cast<uint64_t>(mag));
 }
 
-std::string csv_field(const ir::Value& v) {
-  std::string text = ir::render(v);
-  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (char c : text) {
-    if (c == '"') quoted += '"';
-    quoted += c;
+void append_csv_text(std::string& out, std::string_view text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) {
+    out += text;
+    return;
   }
-  return quoted + "\"";
+  out += '"';
+  for (char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  out += '"';
+}
+
+std::string csv_field(const ir::Value& v) {
+  std::string out;
+  append_csv_text(out, ir::render(v));
+  return out;
 }
 
 std::optional<CycleRange> parse_cycles(const std::string& text) {

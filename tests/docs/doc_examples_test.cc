@@ -1,4 +1,4 @@
-// The examples of docs/language.md and docs/guide.md, run through the real
+// The examples of docs/language.md, docs/guide.md and docs/streaming.md, run through the real
 // `polydat` binary. The documents are executable; the rules are:
 //
 // * A fenced block tagged ```gk is a kernel file that must compile; one
@@ -355,6 +355,8 @@ void check_doc(const std::string& rel, size_t min_commands) {
 TEST_CASE("docs: every example of docs/language.md runs as shown") { check_doc("docs/language.md", 40); }
 
 TEST_CASE("docs: every example of docs/guide.md runs as shown") { check_doc("docs/guide.md", 15); }
+
+TEST_CASE("docs: every example of docs/streaming.md runs as shown") { check_doc("docs/streaming.md", 4); }
 
 TEST_CASE("docs: examples exposing known compiler bugs" * doctest::may_fail()) {
   for (const auto& [key, reason] : kKnownBugs) MESSAGE("known compiler bug in " << key << ": " << reason);
