@@ -22,7 +22,7 @@ int bench_command(const BenchArgs& args) {
   auto range = cycles_option(args.cycles);
   if (!range) return kUsageError;
   frontend::CompileResult r;
-  if (!compile_kernel(args.file, args.lib_paths, r)) return kUserError;
+  if (!compile_kernel(args.file, args.lib_paths, r, args.outputs)) return kUserError;
   std::optional<Stimulus> stimulus;
   try {
     stimulus = Stimulus::make(r.kernel(), args.sets);

@@ -31,6 +31,7 @@ struct EvalArgs {
   std::vector<std::string> sets;      // NAME=VALUE
   std::string format = "table";       // table | csv | tsv | json | jsonl | bin
   std::string engine = "interp";      // interp | llvm
+  std::vector<std::string> outputs;  // only these outputs (their cone of the graph); empty: the kernel's own
   std::vector<std::string> lib_paths;
   unsigned threads = 0;               // 0: the machine's cores
   std::string shard;                  // K/N: the K-th of N slices of the rows ("": all)
@@ -64,6 +65,7 @@ struct BenchArgs {
   std::string file;
   std::string cycles = "100000";      // N, or A..B (half-open), for the first input
   std::vector<std::string> sets;      // NAME=VALUE
+  std::vector<std::string> outputs;  // only these outputs (their cone of the graph); empty: the kernel's own
   std::vector<std::string> lib_paths;
 };
 int bench_command(const BenchArgs& args);

@@ -68,7 +68,7 @@ int eval_command(const EvalArgs& args) {
   auto range = cycles_option(args.cycles);
   if (!range) return kUsageError;
   frontend::CompileResult r;
-  if (!compile_kernel(args.file, args.lib_paths, r)) return kUserError;
+  if (!compile_kernel(args.file, args.lib_paths, r, args.outputs)) return kUserError;
   const frontend::Unit& k = r.kernel();
   std::optional<Stimulus> stimulus;
   try {

@@ -7,9 +7,11 @@
 
 namespace polydat::cli {
 
-bool compile_kernel(const std::string& file, const std::vector<std::string>& lib_paths, frontend::CompileResult& r) {
+bool compile_kernel(const std::string& file, const std::vector<std::string>& lib_paths, frontend::CompileResult& r,
+                    const std::vector<std::string>& outputs) {
   frontend::CompileOptions copts;
   copts.lib_paths = lib_paths;
+  copts.outputs = outputs;
   r = frontend::compile_file(file, copts);
   fmt::print(stderr, "{}", r.render_diagnostics());
   return r.ok();

@@ -22,7 +22,9 @@ struct KernelDesign {
 };
 
 // compile_file with the -L folders, its diagnostics printed on stderr; false when it failed.
-bool compile_kernel(const std::string& file, const std::vector<std::string>& lib_paths, frontend::CompileResult& r);
+// `outputs`, when given, replaces the kernel's outputs (only their cone is compiled).
+bool compile_kernel(const std::string& file, const std::vector<std::string>& lib_paths, frontend::CompileResult& r,
+                    const std::vector<std::string>& outputs = {});
 
 // ir::optimize; nullopt after printing the failure (the passes refusing their own output is a compiler bug).
 std::optional<ir::CategoryIr> optimized(const ir::CategoryIr& g);

@@ -52,6 +52,8 @@ int main(int argc, char** argv) {
   eval_cmd->add_option("--threads", eval.threads, "threads evaluating (default: the machine's cores); the output is the same")
       ->check(CLI::Range(1u, 1024u));
   eval_cmd->add_option("--shard", eval.shard, "K/N: only the K-th of N slices of the rows; the N outputs joined are one run's");
+  eval_cmd->add_option("--outputs", eval.outputs, "only these outputs, comma-separated, in this order (only their cone is compiled and run)")
+      ->delimiter(',');
   eval_cmd->add_option("-o,--output", eval.output, "write to this file instead of stdout");
   eval_cmd->add_flag("-q,--quiet", eval.quiet, "no progress line on stderr");
   eval_cmd->add_option("--engine", eval.engine, "interp (the interpreter, the oracle) or llvm (native code)")
@@ -94,6 +96,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   bench_cmd->add_option("--set", bench.sets, "NAME=VALUE for another input or an extern (repeatable)")
       ->allow_extra_args(false);
+  bench_cmd->add_option("--outputs", bench.outputs, "only these outputs, comma-separated (only their cone is compiled)")
+      ->delimiter(',');
   bench_cmd->add_option("-L", bench.lib_paths, "a folder to search for modules (repeatable)")->allow_extra_args(false)
       ->check(existing_folder());
 

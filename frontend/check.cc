@@ -439,6 +439,10 @@ class UnitChecker {
       }
       return;
     }
+    if (ui_ == 0 && !p_.options.outputs.empty()) {
+      select_outputs(p_.options.outputs);
+      return;
+    }
     // File units: every binding nothing else reads, plus those listed by `output`.
     std::set<std::string> listed;
     for (Stmt* s : outputs_listed_)
@@ -459,6 +463,21 @@ class UnitChecker {
     }
     if (u_.outputs.empty() && !diags().has_errors())
       error(DiagKind::NoOutputs, Span{u_.file, 0, 0}, "'" + u_.name + "' has no bindings, so no outputs");
+  }
+
+  // The caller's choice of the root's outputs: any of its bindings, each once.
+  void select_outputs(const std::vector<std::string>& names) {
+    std::set<std::string> seen;
+    for (const std::string& name : names) {
+      auto it = scope_.find(name);
+      if (it == scope_.end() || (it->second.kind != Entry::Kind::Binding && it->second.kind != Entry::Kind::Part)) {
+        error(DiagKind::UnknownOutput, Span{u_.file, 0, 0}, "'" + name + "' is asked for as an output, but it is not a binding of this file");
+        continue;
+      }
+      if (!seen.insert(name).second) continue;
+      const Entry& e = it->second;
+      u_.outputs.push_back(Port{name, e.span, e.ty, false, e.stmt && e.stmt->is_shared, nullptr, {}});
+    }
   }
 
   // ---- expressions ----

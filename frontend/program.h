@@ -20,6 +20,9 @@ namespace polydat::frontend {
 struct CompileOptions {
   std::vector<std::string> lib_paths;  // -L folders, searched after the calling file's folder
   bool bundled_stdlib = true;          // then the standard library built into the binary
+  // The root file's outputs, in this order, instead of its own (eval --outputs,
+  // embed's pull): only their cone of the graph is lowered and run.
+  std::vector<std::string> outputs;
 };
 
 // An input, extern, parameter or result of a unit.

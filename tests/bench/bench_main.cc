@@ -1,13 +1,16 @@
 // `make bench`: figures measured in one run, reported as ratios. Never a test.
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <chrono>
+#include <string>
 #include <cstdint>
 #include <vector>
 
 #include "../ir/example_kernel.h"
 #include "cosim_throughput.h"
 #include "native_bench.h"
+#include "streaming_bench.h"
 #include "frontend/compile.h"
 #include "hls/design.h"
 #include "ir/pass_pipeline.h"
@@ -145,11 +148,13 @@ void bench_compile_time() {
 }
 }  // namespace
 
-int main() {
-  bench_ir_scale();
-  bench_interpreter();
-  bench_compile_time();
-  bench::bench_cosim_throughput();
-  bench::bench_native_backend();
+// `polydat-bench [SECTION...]`: only those sections (all without arguments).
+int main(int argc, char** argv) {
+  const std::vector<std::pair<std::string, void (*)()>> sections{
+      {"ir", bench_ir_scale},          {"interpreter", bench_interpreter},       {"compile", bench_compile_time},
+      {"cosim", bench::bench_cosim_throughput}, {"native", bench::bench_native_backend}, {"streaming", bench::bench_streaming}};
+  const std::vector<std::string> wanted(argv + 1, argv + argc);
+  for (const auto& [name, run] : sections)
+    if (wanted.empty() || std::find(wanted.begin(), wanted.end(), name) != wanted.end()) run();
   return 0;
 }

@@ -151,3 +151,28 @@ TEST_CASE("eval stream: a closed pipe ends the run quietly with status 0") {
 
 }  // namespace
 }  // namespace polydat::clitest
+
+namespace polydat::clitest {
+namespace {
+TEST_CASE("eval --outputs: only the outputs asked for, in that order, the same values on both engines") {
+  Sandbox s;
+  s.file("k.gk", "input cycle: u64\nid := mod(hash(cycle), 1000)\nbucket := id / 100\nshard := mod(hash(id), 16)\n");
+  const Run all = s.run({"eval", "k.gk", "--cycles", "50", "--format", "csv", "--outputs", "id,bucket,shard"});
+  REQUIRE(all.status == 0);
+  std::string want = "cycle,shard,id\n";
+  for (const std::string& line : polydat::testing::split_lines(all.out)) {
+    if (line.rfind("cycle", 0) == 0) continue;
+    const size_t a = line.find(','), b = line.find(',', a + 1), c = line.find(',', b + 1);
+    want += line.substr(0, a) + "," + line.substr(c + 1) + "," + line.substr(a + 1, b - a - 1) + "\n";
+  }
+  for (const std::string engine : {"interp", "llvm"}) {
+    const Run some = s.run({"eval", "k.gk", "--cycles", "50", "--format", "csv", "--outputs", "shard,id", "--engine", engine});
+    CHECK(some.status == 0);
+    CHECK(some.out == want);
+  }
+  const Run bad = s.run({"eval", "k.gk", "--outputs", "nope"});
+  CHECK(bad.status == 1);
+  CHECK(contains(bad.err, "'nope' is asked for as an output, but it is not a binding of this file [unknown-output]"));
+}
+}  // namespace
+}  // namespace polydat::clitest

@@ -3,6 +3,7 @@
 
 #include "frontend/compile.h"
 #include "ir/interp.h"
+#include "ir/pass_pipeline.h"
 #include "ir/validate.h"
 
 using namespace polydat;
@@ -85,4 +86,35 @@ TEST_CASE("strings nest three deep through interpolations") {
   REQUIRE(out.ok());
   CHECK(out->elems().at(0).as_str() == "<[\"7]>");
   CHECK(out->elems().at(1).as_str() == "{}");
+}
+
+TEST_CASE("CompileOptions::outputs: the root's outputs are the ones asked for, in that order, and only their cone is lowered") {
+  const std::string text =
+      "input cycle: u64\n"
+      "id := mod(hash(cycle), 1000)\n"
+      "bucket := id / 100\n"
+      "shard := mod(hash(id), 16)\n";
+  const frontend::CompileResult all = compile(text);
+  REQUIRE(all.ok());
+  frontend::CompileOptions o;
+  o.outputs = {"bucket", "id"};
+  const frontend::CompileResult some = frontend::compile_source("test.gk", text, o);
+  REQUIRE_MESSAGE(some.ok(), some.render_diagnostics());
+  REQUIRE(some.kernel().outputs.size() == 2);
+  CHECK(some.kernel().outputs[0].name == "bucket");
+  CHECK(some.kernel().outputs[1].name == "id");
+  // shard's hash is not in the cone: once optimised, fewer operations than the whole kernel.
+  CHECK(ir::optimize(*some.ir)->morphisms().size() < ir::optimize(*all.ir)->morphisms().size());
+  for (uint64_t c : {0ull, 7ull, 123456ull}) {
+    const ir::Value a = run(all, {u64(c)}), s = run(some, {u64(c)});
+    const uint64_t id = XXH3_64bits(&c, 8) % 1000;
+    CHECK(s.elems()[0].as_u64() == id / 100);
+    CHECK(s.elems()[1].as_u64() == id);
+    CHECK(a.elems()[0].as_u64() == id / 100);  // the kernel's own outputs: its leaves, bucket and shard
+  }
+  o.outputs = {"nope"};
+  const frontend::CompileResult bad = frontend::compile_source("test.gk", text, o);
+  CHECK(!bad.ok());
+  CHECK(bad.render_diagnostics().find("'nope' is asked for as an output, but it is not a binding of this file") !=
+        std::string::npos);
 }

@@ -1,0 +1,10 @@
+// `make bench`, streaming: `polydat eval` run as a process on a large range,
+// to /dev/null and to a file, on one thread and on all cores: lines and MB per
+// second, and the process's peak memory.
+#pragma once
+
+namespace polydat::bench {
+
+void bench_streaming();
+
+}  // namespace polydat::bench
