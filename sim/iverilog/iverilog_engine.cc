@@ -198,9 +198,9 @@ ir::Expected<EngineRun, std::string> IverilogEngine::run(const Batch& batch) {
     }
   }
   const uint64_t stall_ppm = static_cast<uint64_t>(options_.stall * 1e6);
-  const std::string cmd = fmt::format("vvp -n {} +data={} +out={} +seed={} +stall_ppm={} +max_idle={}",
-                                      quote(vvp_.string()), quote(data.string()), quote(result.string()), options_.seed,
-                                      stall_ppm, options_.max_idle);
+  const std::vector<std::string> cmd{"vvp", "-n", vvp_.string(), "+data=" + data.string(), "+out=" + result.string(),
+                                     fmt::format("+seed={}", options_.seed), fmt::format("+stall_ppm={}", stall_ppm),
+                                     fmt::format("+max_idle={}", options_.max_idle)};
   return run_testbench(cmd, work, result, "vvp", design_, batch, options_.max_idle, post_reset_);
 }
 

@@ -144,10 +144,10 @@ ir::Expected<EngineRun, std::string> SystemCEngine::run(const Batch& batch) {
   write_batch(data, design_, batch);
   const std::string kernel = options_.kernel_file.empty() ? "-" : options_.kernel_file;
   const std::string libs = options_.lib_paths.empty() ? "-" : joined(options_.lib_paths, ':');
-  std::string cmd = model_command(binary_, member_) + " " + quote(data.string()) + " " + quote(result.string()) + " " +
-                    std::to_string(options_.seed) + " " + fmt::format("{}", options_.stall) + " " +
-                    std::to_string(options_.max_idle) + " " + quote(kernel) + " " + quote(libs);
-  if (!options_.trace.empty()) cmd += " " + quote(options_.trace);
+  std::vector<std::string> cmd = model_command(binary_, member_);
+  cmd.insert(cmd.end(), {data.string(), result.string(), std::to_string(options_.seed), fmt::format("{}", options_.stall),
+                         std::to_string(options_.max_idle), kernel, libs});
+  if (!options_.trace.empty()) cmd.push_back(options_.trace);
   // The testbench's own verdict (CHECKED) and the reference model's failure (REFERROR).
   return run_testbench(cmd, work, result, "the SystemC model", design_, batch, options_.max_idle, post_reset_,
                           [&](const std::string& tag, std::istream& is) -> std::string {

@@ -24,6 +24,9 @@ std::string quote(const std::string& s);
 
 // Runs a command line through the shell; its output goes to `log`. Returns the exit status.
 int shell(const std::string& command, const std::filesystem::path& log);
+// Runs a program (argv[0], found on PATH) without a shell, its output to `log`:
+// a model's run pays for no shell start. Returns the exit status (128 when it could not start or was killed).
+int run_program(const std::vector<std::string>& argv, const std::filesystem::path& log);
 
 std::string read_text(const std::filesystem::path& p);
 

@@ -140,8 +140,9 @@ std::string run_file_name(const std::string& what, const std::string& member, ui
   return member.empty() ? fmt::format("{}-{}.txt", what, seed) : fmt::format("{}-{}-{}.txt", what, member, seed);
 }
 
-std::string model_command(const fs::path& binary, const std::string& member) {
-  return quote(binary.string()) + (member.empty() ? "" : " " + member);
+std::vector<std::string> model_command(const fs::path& binary, const std::string& member) {
+  if (member.empty()) return {binary.string()};
+  return {binary.string(), member};
 }
 
 void remember_model_set(const fs::path& binary, const ModelSet& set) {

@@ -65,7 +65,7 @@ struct ModelSetRef {
 std::string run_file_name(const std::string& what, const std::string& member, uint64_t seed);
 
 // The command line that runs a model: the program, then the member's name when it is one of a set's.
-std::string model_command(const std::filesystem::path& binary, const std::string& member);
+std::vector<std::string> model_command(const std::filesystem::path& binary, const std::string& member);
 
 // Makes the members of a built set findable by their keys for the rest of the process.
 void remember_model_set(const std::filesystem::path& binary, const ModelSet& set);

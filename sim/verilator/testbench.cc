@@ -3,15 +3,20 @@
 #include <fmt/core.h>
 
 #include "rtl/emit_sv.h"
+#include "sim/verilator/testbench_io.h"
 
 namespace polydat::sim {
+
+namespace {
+std::string tag(ResultTag t) { return std::to_string(static_cast<uint64_t>(t)) + "ull"; }
+}  // namespace
 
 TestbenchSource testbench_source(const hls::Design& d, const std::string& model_class) {
   const hls::Dfg& g = d.dfg;
   const rtl::PortNames ports = rtl::verilator_cpp_port_names(d);
   std::string set_inputs, randomize_inputs, set_configs, print_outputs, print_reset;
   for (size_t i = 0; i < g.inputs.size(); ++i) {
-    set_inputs += fmt::format("      top->{} = data[next][{}];\n", ports.inputs[i], i);
+    set_inputs += fmt::format("      top->{} = data[next * inputs + {}];\n", ports.inputs[i], i);
     // Verilator expects the unused high bits of a port to be zero: mask to the width.
     const unsigned w = g.inputs[i].ty.bits();
     const std::string mask = w >= 64 ? "~0ull" : fmt::format("{}ull", (1ull << w) - 1);
@@ -19,8 +24,8 @@ TestbenchSource testbench_source(const hls::Design& d, const std::string& model_
   }
   for (size_t i = 0; i < g.configs.size(); ++i) set_configs += fmt::format("  top->{} = configs[{}];\n", ports.configs[i], i);
   for (const std::string& o : ports.outputs) {
-    print_outputs += fmt::format("      fprintf(out, \" %llu\", (unsigned long long)top->{});\n", o);
-    print_reset += fmt::format("  fprintf(out, \" %llu\", (unsigned long long)top->{});\n", o);
+    print_outputs += fmt::format("      emit((unsigned long long)top->{});\n", o);
+    print_reset += fmt::format("  emit((unsigned long long)top->{});\n", o);
   }
   TestbenchSource tb;
   tb.includes = fmt::format(R"(#include <cstdint>
@@ -55,19 +60,27 @@ int run_testbench(int argc, char** argv) {{
   const unsigned long long seed = strtoull(argv[3], nullptr, 10);
   const double stall = atof(argv[4]);
   const unsigned long long max_idle = strtoull(argv[5], nullptr, 10);
-  FILE* in = fopen(argv[1], "r");
-  FILE* out = fopen(argv[2], "w");
+  // The batch and the results in 64-bit words (sim/verilator/testbench_io.h): no text either way.
+  FILE* in = fopen(argv[1], "rb");
+  FILE* out = fopen(argv[2], "wb");
   if (!in || !out) return 2;
-  unsigned long long n = 0, inputs = 0, configs_n = 0;
-  if (fscanf(in, "%llu %llu %llu", &n, &inputs, &configs_n) != 3) return 2;
-  std::vector<unsigned long long> configs(configs_n);
-  for (auto& c : configs)
-    if (fscanf(in, "%llu", &c) != 1) return 2;
-  std::vector<std::vector<unsigned long long>> data(n, std::vector<unsigned long long>(inputs));
-  for (auto& row : data)
-    for (auto& v : row)
-      if (fscanf(in, "%llu", &v) != 1) return 2;
+  unsigned long long head[3];
+  if (fread(head, sizeof head[0], 3, in) != 3) return 2;
+  const unsigned long long n = head[0], inputs = head[1];
+  if (inputs != {input_ports} || head[2] != {config_ports}) return 2;  // not a batch of this design
+  std::vector<unsigned long long> configs(head[2]), data(n * inputs);
+  if (fread(configs.data(), 8, configs.size(), in) != configs.size() || fread(data.data(), 8, data.size(), in) != data.size())
+    return 2;
   fclose(in);
+  std::vector<unsigned long long> words;
+  words.reserve(1 << 16);
+  auto emit = [&](unsigned long long w) {{
+    words.push_back(w);
+    if (words.size() >= (1 << 16)) {{
+      fwrite(words.data(), 8, words.size(), out);
+      words.clear();
+    }}
+  }};
 
   // Registers start random (--x-initial unique): reset must define everything.
   auto ctx = std::make_unique<VerilatedContext>();
@@ -85,59 +98,68 @@ int run_testbench(int argc, char** argv) {{
 #endif
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
-  unsigned long long cycle = 0;
-  auto tick = [&] {{
-    top->clk = 1;
+  // A stall draw only when stalling: free flow costs no random numbers.
+  auto go = [&] {{ return stall <= 0 || unit(rng) >= stall; }};
+  unsigned long long cycle = 0, time = 0;
+  auto step = [&] {{  // one evaluation, and a waveform sample after it
     top->eval();
 #if VM_TRACE
-    if (tfp) tfp->dump(static_cast<uint64_t>(2 * cycle + 1));
+    if (tfp) tfp->dump(static_cast<uint64_t>(++time));
 #endif
-    top->clk = 0;
-    top->eval();
-#if VM_TRACE
-    if (tfp) tfp->dump(static_cast<uint64_t>(2 * cycle + 2));
-#endif
-    ++cycle;
   }};
 {set_configs}  top->clk = 0;
   top->rst = 1;
   top->in_valid = 0;
   top->out_ready = 0;
-  top->eval();
-  for (int i = 0; i < 3; ++i) tick();
+  step();
+  for (int i = 0; i < 3; ++i) {{
+    top->clk = 1;
+    step();
+    top->clk = 0;
+    step();
+  }}
   top->rst = 0;
-  top->eval();
-  fprintf(out, "POSTRESET %d %d", (int)top->in_ready, (int)top->out_valid);
-{print_reset}  fprintf(out, "\n");
-  cycle = 0;
-  unsigned long long next = 0, got = 0, idle = 0;
+  step();
+  emit({tag_post_reset});
+  emit(top->in_ready);
+  emit(top->out_valid);
+{print_reset}  unsigned long long next = 0, got = 0, idle = 0;
   bool offering = false;
+  // Two evaluations a cycle, as a bare loop: the falling edge together with the
+  // new inputs (the design acts on rising edges only), then the rising edge.
   while (got < n) {{
     // An offered input stays offered until it is taken (valid must not drop).
-    if (!offering && next < n && unit(rng) >= stall) offering = true;
+    if (!offering && next < n && go()) offering = true;
     top->in_valid = offering;
     if (offering) {{
 {set_inputs}    }} else {{
 {randomize_inputs}    }}
-    top->out_ready = unit(rng) >= stall;
-    top->eval();
+    top->out_ready = go();
+    top->clk = 0;
+    step();
     if (top->in_valid && top->in_ready) {{
-      fprintf(out, "A %llu\n", cycle);
+      emit({tag_accepted});
+      emit(cycle);
       ++next;
       offering = false;
     }}
     if (top->out_valid && top->out_ready) {{
-      fprintf(out, "R %llu", cycle);
-{print_outputs}      fprintf(out, "\n");
-      ++got;
+      emit({tag_result});
+      emit(cycle);
+{print_outputs}      ++got;
       idle = 0;
     }} else if (++idle > max_idle) {{
-      fprintf(out, "HANG %llu\n", cycle);
+      emit({tag_hang});
+      emit(cycle);
       break;
     }}
-    tick();
+    top->clk = 1;
+    step();
+    ++cycle;
   }}
-  fprintf(out, "END %llu\n", cycle);
+  emit({tag_end});
+  emit(cycle);
+  fwrite(words.data(), 8, words.size(), out);
 #if VM_TRACE
   if (tfp) tfp->close();
 #endif
@@ -148,7 +170,10 @@ int run_testbench(int argc, char** argv) {{
 )",
                      fmt::arg("m", model_class), fmt::arg("set_inputs", set_inputs), fmt::arg("randomize_inputs", randomize_inputs),
                      fmt::arg("set_configs", set_configs), fmt::arg("print_outputs", print_outputs),
-                     fmt::arg("print_reset", print_reset));
+                     fmt::arg("print_reset", print_reset), fmt::arg("tag_post_reset", tag(ResultTag::PostReset)),
+                     fmt::arg("tag_accepted", tag(ResultTag::Accepted)), fmt::arg("tag_result", tag(ResultTag::Result)),
+                     fmt::arg("tag_hang", tag(ResultTag::Hang)), fmt::arg("tag_end", tag(ResultTag::End)),
+                     fmt::arg("input_ports", g.inputs.size()), fmt::arg("config_ports", g.configs.size()));
   return tb;
 }
 

@@ -36,9 +36,9 @@ std::string testbench_entry(const std::vector<NamedTestbench>& members, const st
 // The standalone testbench program for a design whose module is `module_name`.
 //   usage: sim DATA OUT SEED STALL MAX_IDLE [TRACE]
 // (TRACE is written when the model is built with --trace-fst or --trace.)
-// DATA: "N INPUTS CONFIGS", the config values, then N lines of input values.
-// OUT:  "POSTRESET ..." (the outputs right after reset), "A cycle" per accepted
-// input, "R cycle v..." per result taken, then "END cycles" (or "HANG cycle").
+// DATA and OUT are in the words of testbench_io.h's protocol: the batch in;
+// out, the outputs right after reset, each input accepted and result taken
+// with its cycle, then the end (or the cycle the design was found hanging).
 std::string testbench_cpp(const hls::Design& d, const std::string& module_name);
 
 }  // namespace polydat::sim

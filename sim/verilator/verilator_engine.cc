@@ -70,12 +70,13 @@ ir::Expected<EngineRun, std::string> VerilatorEngine::run(const Batch& batch) {
   const fs::path work = binary_.parent_path().parent_path();
   const fs::path data = work / run_file_name("data", member_, options_.seed);
   const fs::path result = work / run_file_name("result", member_, options_.seed);
-  write_batch(data, design_, batch);
-  std::string cmd = model_command(binary_, member_) + " " + quote(data.string()) + " " + quote(result.string()) + " " +
-                    std::to_string(options_.seed) + " " + fmt::format("{}", options_.stall) + " " +
-                    std::to_string(options_.max_idle);
-  if (!options_.trace.empty()) cmd += " " + quote(options_.trace);
-  return run_testbench(cmd, work, result, "the model", design_, batch, options_.max_idle, post_reset_);
+  write_batch(data, design_, batch, Protocol::Words);
+  std::vector<std::string> cmd = model_command(binary_, member_);
+  cmd.insert(cmd.end(), {data.string(), result.string(), std::to_string(options_.seed), fmt::format("{}", options_.stall),
+                         std::to_string(options_.max_idle)});
+  if (!options_.trace.empty()) cmd.push_back(options_.trace);
+  return run_testbench(cmd, work, result, "the model", design_, batch, options_.max_idle, post_reset_, {},
+                       Protocol::Words);
 }
 
 }  // namespace polydat::sim
