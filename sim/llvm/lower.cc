@@ -57,28 +57,48 @@ class Lowerer {
     llvm::Value* out_arg = fn_->getArg(2);
     llvm::Value* n = fn_->getArg(3);
 
-    // for (i = 0; i < n; ++i) out[i] = kernel(in[i])
+    // A loop-free kernel first runs kLanes evaluations side by side, step by
+    // step, so that their chains of dependent operations overlap (one chain is
+    // latency-bound, several are throughput-bound); then the rest one by one:
+    //   for (i = 0; i + L <= n; i += L) out[i..i+L) = kernel(in[i..i+L))
+    //   for (; i < n; ++i) out[i] = kernel(in[i])
     auto* entry = llvm::BasicBlock::Create(ctx_, "entry", fn_);
+    auto* wide = llvm::BasicBlock::Create(ctx_, "eval_lanes", fn_);
+    auto* rest = llvm::BasicBlock::Create(ctx_, "rest", fn_);
     auto* loop = llvm::BasicBlock::Create(ctx_, "eval", fn_);
     auto* done = llvm::BasicBlock::Create(ctx_, "done", fn_);
     stop_ = llvm::BasicBlock::Create(ctx_, "iteration_limit", fn_);
-    b_.SetInsertPoint(entry);
-    b_.CreateCondBr(b_.CreateICmpEQ(n, b_.getInt64(0)), done, loop);
-    b_.SetInsertPoint(loop);
-    llvm::PHINode* i = b_.CreatePHI(i64, 2, "i");
-    i->addIncoming(b_.getInt64(0), entry);
-    index_ = i;
     const bool str_outputs =
         std::any_of(out.fields.begin(), out.fields.end(), [](const RecordField& o) { return o.kind == TyKind::Str; });
+    const uint64_t lanes = plan_.loops.empty() ? kLanes : 1;
+    b_.SetInsertPoint(entry);
     if (str_outputs) {  // the last batch's strings go; this batch's are copied out as they are stored
       store_ = state_;  // the store is the state's first word
-      b_.SetInsertPoint(entry->getTerminator());
       b_.CreateCall(runtime("polydat_rt_store_reset", {ptr}), {store_});
-      b_.SetInsertPoint(loop);
     }
+    llvm::BasicBlock* wide_end = nullptr;
+    llvm::Value* w_next = nullptr;
+    if (lanes == 1) {
+      b_.CreateBr(rest);
+      wide->eraseFromParent();
+    } else {
+      b_.CreateCondBr(b_.CreateICmpULT(n, b_.getInt64(lanes)), rest, wide);
+      auto r = emit_wide_loop(wide, entry, rest, in, out, in_arg, out_arg, n, lanes, w_next, wide_end);
+      if (!r) return r.error();
+    }
+
+    b_.SetInsertPoint(rest);
+    llvm::PHINode* first = b_.CreatePHI(i64, 2, "first");
+    first->addIncoming(b_.getInt64(0), entry);
+    if (wide_end) first->addIncoming(w_next, wide_end);
+    b_.CreateCondBr(b_.CreateICmpEQ(first, n), done, loop);
+
+    b_.SetInsertPoint(loop);
+    llvm::PHINode* i = b_.CreatePHI(i64, 2, "i");
+    i->addIncoming(first, rest);
+    index_ = i;
     llvm::Value* in_rec = b_.CreateGEP(b_.getInt8Ty(), in_arg, b_.CreateMul(i, b_.getInt64(in.size)), "in_rec");
     llvm::Value* out_rec = b_.CreateGEP(b_.getInt8Ty(), out_arg, b_.CreateMul(i, b_.getInt64(out.size)), "out_rec");
-
     init_constants();
     leaves_[fd.input.v] = load(in, in_rec);
     if (auto r = emit_block(0); !r) return r.error();
@@ -272,6 +292,58 @@ class Lowerer {
   }
 
   // ---- blocks and loops ----
+
+  // The loop over whole groups of lanes (see run()).
+  ir::Expected<ir::Unit, std::string> emit_wide_loop(llvm::BasicBlock* wide, llvm::BasicBlock* entry,
+                                                     llvm::BasicBlock* rest, const RecordLayout& in,
+                                                     const RecordLayout& out, llvm::Value* in_arg, llvm::Value* out_arg,
+                                                     llvm::Value* n, uint64_t lanes, llvm::Value*& w_next,
+                                                     llvm::BasicBlock*& wide_end) {
+    b_.SetInsertPoint(wide);
+    auto* i64 = b_.getInt64Ty();
+    llvm::PHINode* w = b_.CreatePHI(i64, 2, "w");
+    w->addIncoming(b_.getInt64(0), entry);
+    std::vector<Leaves> inputs;
+    for (uint64_t lane = 0; lane < lanes; ++lane) {
+      llvm::Value* at = b_.CreateAdd(w, b_.getInt64(lane));
+      inputs.push_back(load(in, b_.CreateGEP(b_.getInt8Ty(), in_arg, b_.CreateMul(at, b_.getInt64(in.size)))));
+    }
+    auto outputs = emit_lanes(inputs);
+    if (!outputs) return outputs.error();
+    for (uint64_t lane = 0; lane < lanes; ++lane) {
+      llvm::Value* at = b_.CreateAdd(w, b_.getInt64(lane));
+      store(out, (*outputs)[lane], b_.CreateGEP(b_.getInt8Ty(), out_arg, b_.CreateMul(at, b_.getInt64(out.size))));
+    }
+    w_next = b_.CreateAdd(w, b_.getInt64(lanes));
+    wide_end = b_.GetInsertBlock();
+    w->addIncoming(w_next, wide_end);
+    b_.CreateCondBr(b_.CreateICmpULE(b_.CreateAdd(w_next, b_.getInt64(lanes)), n), wide, rest);
+
+    return ir::Unit{};
+  }
+
+  // A loop-free body for several evaluations at once: each step for every
+  // lane before the next step, each lane with leaves of its own. The lanes'
+  // output leaves, or what cannot be lowered.
+  ir::Expected<std::vector<Leaves>, std::string> emit_lanes(const std::vector<Leaves>& inputs) {
+    const ir::FuncDef& fd = ir_.func(f_);
+    std::vector<std::vector<Leaves>> lane_leaves;
+    for (const Leaves& in : inputs) {
+      init_constants();
+      leaves_[fd.input.v] = in;
+      lane_leaves.push_back(leaves_);
+    }
+    for (const ir::ExecStep& st : plan_.blocks[0])
+      for (std::vector<Leaves>& lane : lane_leaves) {
+        std::swap(leaves_, lane);
+        auto r = emit_morphism(ir_.morphism(ir::MorphismId(st.id)));
+        std::swap(leaves_, lane);
+        if (!r) return r.error();
+      }
+    std::vector<Leaves> outputs;
+    for (const std::vector<Leaves>& lane : lane_leaves) outputs.push_back(lane[fd.output.v]);
+    return outputs;
+  }
 
   ir::Expected<ir::Unit, std::string> emit_steps(uint32_t block, size_t from, size_t to) {
     for (size_t k = from; k < to; ++k) {
@@ -642,6 +714,7 @@ class Lowerer {
   llvm::Function* fn_ = nullptr;
   llvm::BasicBlock* stop_ = nullptr;  // returns the index of the evaluation stopped by the iteration limit
   llvm::Value* index_ = nullptr;      // the evaluation being computed
+  static constexpr uint64_t kLanes = 4;  // evaluations side by side in a loop-free kernel
   static constexpr uint64_t kStoreBytes = sizeof(PolydatStore);
   static constexpr uint64_t kScratchBytes = sizeof(PolydatScratch);
   llvm::Value* state_ = nullptr;  // the caller's state: where the store and the scratches live
