@@ -51,7 +51,9 @@ int bench_command(const BenchArgs& args) {
   const double interp_s = seconds_since(t0);
 
   t0 = Clock::now();
-  auto kernel = sim::NativeKernel::compile(*opt, opt->entry());
+  sim::LowerOptions lower;  // as eval compiles it: the externs' work once per batch
+  for (const frontend::Port& p : r.kernel().params) lower.batch_invariant.push_back(p.is_extern);
+  auto kernel = sim::NativeKernel::compile(*opt, opt->entry(), lower);
   if (!kernel) {
     fmt::print(stderr, "error: the llvm engine cannot run this kernel: {}\n", kernel.error());
     return kUserError;

@@ -200,7 +200,9 @@ std::unique_ptr<EvalEngine> llvm_engine(const frontend::CompileResult& r, const 
                                         uint64_t first_cycle) {
   auto opt = optimized(*r.ir);
   if (!opt) return nullptr;
-  auto kernel = sim::NativeKernel::compile(*opt, opt->entry());
+  sim::LowerOptions lower;  // externs hold one value for the whole run: their work is done once per batch
+  for (const frontend::Port& p : r.kernel().params) lower.batch_invariant.push_back(p.is_extern);
+  auto kernel = sim::NativeKernel::compile(*opt, opt->entry(), lower);
   if (!kernel) {
     fmt::print(stderr, "error: the llvm engine cannot run this kernel: {}\n", kernel.error());
     return nullptr;

@@ -33,8 +33,10 @@ using Leaves = std::vector<llvm::Value*>;
 
 class Lowerer {
  public:
-  Lowerer(llvm::LLVMContext& ctx, llvm::Module& mod, const ir::CategoryIr& ir, ir::FuncId f, const KernelSymbols& symbols)
-      : ctx_(ctx), mod_(mod), b_(ctx), ir_(ir), f_(f), symbols_(symbols), leaves_(ir.objects().size()) {}
+  Lowerer(llvm::LLVMContext& ctx, llvm::Module& mod, const ir::CategoryIr& ir, ir::FuncId f, const KernelSymbols& symbols,
+          const LowerOptions& options)
+      : ctx_(ctx), mod_(mod), b_(ctx), ir_(ir), f_(f), symbols_(symbols), options_(options),
+        leaves_(ir.objects().size()) {}
 
   ir::Expected<ir::Unit, std::string> run() {
     auto plan = ir::exec_plan(ir_, f_);
@@ -76,6 +78,12 @@ class Lowerer {
       store_ = state_;  // the store is the state's first word
       b_.CreateCall(runtime("polydat_rt_store_reset", {ptr}), {store_});
     }
+    // The batch-invariant values, read once from the first record (when there is one).
+    auto* start = llvm::BasicBlock::Create(ctx_, "start", fn_, wide);
+    b_.CreateCondBr(b_.CreateICmpEQ(n, b_.getInt64(0)), done, start);
+    b_.SetInsertPoint(start);
+    read_invariants(in, in_arg);
+    entry = start;
     llvm::BasicBlock* wide_end = nullptr;
     llvm::Value* w_next = nullptr;
     if (lanes == 1) {
@@ -267,9 +275,27 @@ class Lowerer {
     }
   }
 
+  // The invariant leaves of the input record at `rec` (see LowerOptions).
+  void read_invariants(const RecordLayout& layout, llvm::Value* rec) {
+    const ir::Ty& in_ty = ir_.object(ir_.func(f_).input).ty;
+    invariant_leaves_.assign(layout.fields.size(), nullptr);
+    if (!in_ty.is_product()) return;
+    const Leaves all = load(layout, rec);
+    for (size_t port = 0; port < options_.batch_invariant.size() && port < in_ty.arity(); ++port) {
+      if (!options_.batch_invariant[port]) continue;
+      const auto [first, count] = component_range(in_ty, port);
+      for (size_t k = first; k < first + count && k < all.size(); ++k) invariant_leaves_[k] = all[k];
+    }
+  }
+
   Leaves load(const RecordLayout& layout, llvm::Value* rec) {
     Leaves out;
-    for (const RecordField& f : layout.fields) {
+    for (size_t k = 0; k < layout.fields.size(); ++k) {
+      const RecordField& f = layout.fields[k];
+      if (k < invariant_leaves_.size() && invariant_leaves_[k]) {
+        out.push_back(invariant_leaves_[k]);
+        continue;
+      }
       llvm::Value* at = b_.CreateConstGEP1_64(b_.getInt8Ty(), rec, f.offset);
       const Ty t = Ty::scalar(f.kind);
       if (t.is_bool()) out.push_back(b_.CreateICmpNE(b_.CreateLoad(b_.getInt8Ty(), at), b_.getInt8(0)));
@@ -709,6 +735,9 @@ class Lowerer {
   const ir::CategoryIr& ir_;
   ir::FuncId f_;
   const KernelSymbols& symbols_;
+  const LowerOptions& options_;
+  // Per leaf of the input record: its value for the whole batch, when it is batch-invariant.
+  std::vector<llvm::Value*> invariant_leaves_;
   ir::ExecPlan plan_;
   std::vector<Leaves> leaves_;  // per object id: its scalar leaves' current SSA values
   llvm::Function* fn_ = nullptr;
@@ -727,9 +756,10 @@ class Lowerer {
 
 ir::Expected<std::unique_ptr<llvm::Module>, std::string> lower_kernel(llvm::LLVMContext& ctx, const ir::CategoryIr& ir,
                                                                       ir::FuncId f, const std::string& module_name,
-                                                                      const KernelSymbols& symbols) {
+                                                                      const KernelSymbols& symbols,
+                                                                      const LowerOptions& options) {
   auto mod = std::make_unique<llvm::Module>(module_name, ctx);
-  Lowerer l(ctx, *mod, ir, f, symbols);
+  Lowerer l(ctx, *mod, ir, f, symbols, options);
   if (auto r = l.run(); !r) return r.error();
   return mod;
 }

@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "ir/expected.h"
 #include "ir/graph.h"
@@ -35,9 +36,19 @@ struct KernelSymbols {
 // The prefix of the JIT's modules.
 inline constexpr const char* kJitPrefix = "polydat";
 
+// How the batch function may treat its input.
+struct LowerOptions {
+  // Per component of the entry's input (its ports, in order): true when every
+  // record of a batch holds the same value there (an extern). Those values are
+  // read once, from the first record, and the work that depends only on them
+  // and on constants runs once per batch instead of once per evaluation.
+  std::vector<bool> batch_invariant;
+};
+
 // Expects optimize()'s output (calls inlined). An error names what cannot be lowered.
 ir::Expected<std::unique_ptr<llvm::Module>, std::string> lower_kernel(llvm::LLVMContext& ctx, const ir::CategoryIr& ir,
                                                                       ir::FuncId f, const std::string& module_name,
-                                                                      const KernelSymbols& symbols);
+                                                                      const KernelSymbols& symbols,
+                                                                      const LowerOptions& options = {});
 
 }  // namespace polydat::sim

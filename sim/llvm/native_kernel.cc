@@ -29,7 +29,8 @@ NativeKernel::~NativeKernel() {
   if (release_) release_();
 }
 
-ir::Expected<std::unique_ptr<NativeKernel>, std::string> NativeKernel::compile(const ir::CategoryIr& ir, ir::FuncId f) {
+ir::Expected<std::unique_ptr<NativeKernel>, std::string> NativeKernel::compile(const ir::CategoryIr& ir, ir::FuncId f,
+                                                                               const LowerOptions& options) {
   init_llvm();
   auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!jtmb) return "no native target: " + error_text(jtmb.takeError());
@@ -43,7 +44,7 @@ ir::Expected<std::unique_ptr<NativeKernel>, std::string> NativeKernel::compile(c
 
   auto ctx = std::make_unique<llvm::LLVMContext>();
   const KernelSymbols entry(kJitPrefix);
-  auto mod = lower_kernel(*ctx, ir, f, ir.func(f).name, entry);
+  auto mod = lower_kernel(*ctx, ir, f, ir.func(f).name, entry, options);
   if (!mod) return mod.error();
   (*mod)->setDataLayout((*tm)->createDataLayout());
   (*mod)->setTargetTriple((*tm)->getTargetTriple().str());

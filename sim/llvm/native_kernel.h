@@ -9,6 +9,7 @@
 
 #include "ir/expected.h"
 #include "ir/graph.h"
+#include "sim/llvm/lower.h"
 #include "sim/llvm/record_layout.h"
 
 namespace polydat::sim {
@@ -16,7 +17,9 @@ namespace polydat::sim {
 class NativeKernel {
  public:
   // Lowers, optimises and JIT-compiles `f` (optimize()'s output: calls inlined).
-  static ir::Expected<std::unique_ptr<NativeKernel>, std::string> compile(const ir::CategoryIr& ir, ir::FuncId f);
+  // With `options.batch_invariant`, a batch's records must agree on those ports (externs).
+  static ir::Expected<std::unique_ptr<NativeKernel>, std::string> compile(const ir::CategoryIr& ir, ir::FuncId f,
+                                                                          const LowerOptions& options = {});
   // The same, compiled once per process for each distinct IR (keyed by a hash
   // of its text dump and the function): a second request returns the first kernel.
   static ir::Expected<std::shared_ptr<const NativeKernel>, std::string> cached(const ir::CategoryIr& ir, ir::FuncId f);

@@ -10,6 +10,7 @@
 #include "../ir/example_kernel.h"
 #include "cosim_throughput.h"
 #include "native_bench.h"
+#include "nbrs_bench.h"
 #include "streaming_bench.h"
 #include "frontend/compile.h"
 #include "hls/design.h"
@@ -152,7 +153,8 @@ void bench_compile_time() {
 int main(int argc, char** argv) {
   const std::vector<std::pair<std::string, void (*)()>> sections{
       {"ir", bench_ir_scale},          {"interpreter", bench_interpreter},       {"compile", bench_compile_time},
-      {"cosim", bench::bench_cosim_throughput}, {"native", bench::bench_native_backend}, {"streaming", bench::bench_streaming}};
+      {"cosim", bench::bench_cosim_throughput}, {"native", bench::bench_native_backend},
+      {"nbrs", bench::bench_nbrs_kernels}, {"streaming", bench::bench_streaming}};
   const std::vector<std::string> wanted(argv + 1, argv + argc);
   for (const auto& [name, run] : sections)
     if (wanted.empty() || std::find(wanted.begin(), wanted.end(), name) != wanted.end()) run();

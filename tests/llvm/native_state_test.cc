@@ -79,3 +79,35 @@ TEST_CASE("native: a released state runs again from fresh buffers") {
 
 }  // namespace
 }  // namespace polydat
+
+namespace polydat {
+namespace {
+// An extern's chain, batch-invariant: computed once per batch from the first
+// record, the same values as the interpreter's when the batch agrees on it.
+TEST_CASE("native: batch-invariant externs are read from the first record, and their work agrees with the interpreter") {
+  const nativetest::Compiled c = nativetest::compile_text(
+      "k.gk", "input cycle: u64\nextern seed: u64 = 5\nstable := hash(hash(seed) % 1000)\nout := hash(cycle) ^ stable\n");
+  REQUIRE_MESSAGE(c.ir, c.diagnostics);
+  sim::LowerOptions lower;
+  lower.batch_invariant = {false, true};
+  auto k = sim::NativeKernel::compile(*c.ir, c.ir->entry(), lower);
+  REQUIRE_MESSAGE(k, (k ? "" : k.error()));
+  const ir::Ty in_ty = c.ir->object(c.ir->func(c.ir->entry()).input).ty;
+  auto record = [&](uint64_t cycle, uint64_t seed) {
+    return ir::Value::structure(in_ty, {ir::Value::integer(ir::TyKind::U64, cycle), ir::Value::integer(ir::TyKind::U64, seed)});
+  };
+  ir::Interpreter interp(*c.ir);
+  for (uint64_t seed : {0ull, 5ull, 77ull}) {
+    std::vector<ir::Value> batch;
+    for (uint64_t cycle = 0; cycle < 11; ++cycle) batch.push_back(record(cycle, seed));  // 11: two groups of lanes and a rest
+    const std::vector<ir::Value> got = (*k)->evaluate(batch);
+    REQUIRE(got.size() == batch.size());
+    for (size_t i = 0; i < batch.size(); ++i) CHECK(got[i] == *interp.run(batch[i]));
+  }
+  // The contract: every record after the first is taken to hold the first one's extern.
+  const std::vector<ir::Value> mixed = (*k)->evaluate({record(3, 1), record(4, 2)});
+  CHECK(mixed[1] == *interp.run(record(4, 1)));
+  CHECK(mixed[1] != *interp.run(record(4, 2)));
+}
+}  // namespace
+}  // namespace polydat
