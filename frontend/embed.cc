@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "frontend/compile.h"
+#include "ir/pass_pipeline.h"
 #include "ir/semantics.h"
 
 namespace polydat::embed {
@@ -715,12 +716,15 @@ Result<std::vector<Value>> evaluate_spec(std::string_view text, const Lookup& lo
 // Kernel
 
 struct Kernel::State {
-  State(std::string src, ir::CategoryIr graph, ir::InterpOptions options)
-      : source(std::move(src)), ir(std::move(graph)), interp(ir, options) {}
+  State(std::string src, std::shared_ptr<const ir::CategoryIr> graph, ir::InterpOptions options)
+      : source(std::move(src)), ir(std::move(graph)), interp(*ir, options), interp_options(options) {}
 
   std::string source;
-  ir::CategoryIr ir;
-  ir::Interpreter interp;  // reads `ir`, which never moves (State lives on the heap)
+  std::shared_ptr<const ir::CategoryIr> ir;  // shared by forks
+  ir::Interpreter interp;  // the engine, or what reports another engine's stops
+  ir::InterpOptions interp_options;
+  std::shared_ptr<const Program> program;  // another engine's compiled kernel, shared by forks
+  std::unique_ptr<Runner> runner;          // this kernel's state on it
   ir::Ty input_ty;
   std::vector<KernelPort> params;
   std::vector<KernelPort> outputs;
@@ -735,18 +739,49 @@ Kernel& Kernel::operator=(Kernel&&) noexcept = default;
 Kernel::~Kernel() = default;
 
 Result<Kernel> Kernel::compile(std::string_view text, ir::InterpOptions options) {
-  auto r = frontend::compile_source("<kernel>", std::string(text));
+  KernelOptions o;
+  o.interp = options;
+  return compile(text, o);
+}
+
+Result<Kernel> Kernel::compile(std::string_view text, const KernelOptions& options) {
+  frontend::CompileOptions copts;
+  copts.outputs = options.outputs;
+  auto r = frontend::compile_source("<kernel>", std::string(text), copts);
   const frontend::Program& p = *r.program;
   const TextFrame frame{0, 0, 0, text.size()};
   if (const frontend::Diagnostic* err = first_error(p.diags)) return from_diagnostic(p, *err, std::string(text), frame);
   if (!r.ok()) return EmbeddingError::parse(std::string(text), "the kernel did not compile", std::nullopt);
-  auto s = std::make_unique<State>(std::string(text), std::move(*r.ir), options);
-  s->input_ty = s->ir.object(s->ir.func(s->ir.entry()).input).ty;
+  auto s = std::make_unique<State>(std::string(text), std::make_shared<const ir::CategoryIr>(std::move(*r.ir)),
+                                   options.interp);
+  if (options.engine) {
+    auto opt = ir::optimize(*s->ir);
+    if (!opt) return EmbeddingError::node_eval_panic(std::string(text), "the optimiser failed: " + opt.error().message);
+    std::vector<bool> is_extern;
+    for (const frontend::Port& port : r.kernel().params) is_extern.push_back(port.is_extern);
+    auto program = options.engine(*opt, is_extern);
+    if (!program) return EmbeddingError::node_eval_panic(std::string(text), "the engine cannot run this kernel: " + program.error());
+    s->program = std::move(*program);
+    s->runner = s->program->runner();
+  }
+  s->input_ty = s->ir->object(s->ir->func(s->ir->entry()).input).ty;
   for (const frontend::Port& port : r.kernel().params)
     s->params.push_back(KernelPort{port.name, port.ty, port.is_extern, port.default_constant});
   for (const frontend::Port& port : r.kernel().outputs) s->outputs.push_back(KernelPort{port.name, port.ty, false, {}});
   s->set_values.resize(s->params.size());
   s->frame = frame;
+  return Kernel(std::move(s));
+}
+
+Kernel Kernel::fork() const {
+  auto s = std::make_unique<State>(s_->source, s_->ir, s_->interp_options);
+  s->program = s_->program;
+  if (s->program) s->runner = s->program->runner();
+  s->input_ty = s_->input_ty;
+  s->params = s_->params;
+  s->outputs = s_->outputs;
+  s->set_values = s_->set_values;
+  s->frame = s_->frame;
   return Kernel(std::move(s));
 }
 
@@ -813,9 +848,17 @@ Result<std::vector<Value>> Kernel::evaluate() {
     }
   }
   const Value arg = s_->input_ty.is_unit() ? Value() : Value::structure(s_->input_ty, std::move(fields));
+  if (s_->runner)
+    if (std::optional<Value> out = s_->runner->run(arg)) return remember_outputs(*out);
+  // The interpreter: the engine, or the judge of why another engine stopped.
   auto out = s_->interp.run(arg);
   if (!out) return from_interp(out.error(), s_->source, s_->frame);
-  std::vector<Value> values = out->ty().is_product() ? out->elems() : std::vector<Value>{*out};
+  if (s_->runner) return EmbeddingError::node_eval_panic(s_->source, "internal: the engine stopped, the interpreter did not");
+  return remember_outputs(*out);
+}
+
+Result<std::vector<Value>> Kernel::remember_outputs(const Value& out) {
+  std::vector<Value> values = out.ty().is_product() ? out.elems() : std::vector<Value>{out};
   s_->last = values;
   return values;
 }

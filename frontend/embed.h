@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <map>
 #include <memory>
@@ -301,9 +302,40 @@ struct KernelPort {
 // externs (set or defaulted) and the outputs of its last evaluation, so text
 // can be interpolated against it. Not shared between threads: compile one per
 // thread, or guard it.
+// The engine a Kernel runs on: the interpreter by default, or another that
+// compiles the kernel once into a Program (sim/llvm/native_embed.h: native
+// code). Kernels forked from one share its Program; each has a Runner of its
+// own (the program/state split: one compiled program, a state per thread).
+class Runner {
+ public:
+  virtual ~Runner() = default;
+  // One evaluation: the entry's input record in, its output record out;
+  // nullopt when this engine cannot finish it (the interpreter then says why).
+  virtual std::optional<ir::Value> run(const ir::Value& input) = 0;
+};
+class Program {
+ public:
+  virtual ~Program() = default;
+  virtual std::unique_ptr<Runner> runner() const = 0;
+};
+// Makes the Program of a kernel from its optimised IR; `is_extern` flags the input record's ports.
+using ProgramFactory = std::function<ir::Expected<std::shared_ptr<const Program>, std::string>(
+    const ir::CategoryIr& optimized, const std::vector<bool>& is_extern)>;
+
+struct KernelOptions {
+  ir::InterpOptions interp;          // the interpreter's limits (also what reports another engine's stops)
+  std::vector<std::string> outputs;  // only these outputs, in this order (only their cone is compiled); empty: the kernel's own
+  ProgramFactory engine;             // empty: the interpreter
+};
+
 class Kernel final : public Lookup {
  public:
   static Result<Kernel> compile(std::string_view text, ir::InterpOptions options = {});
+  static Result<Kernel> compile(std::string_view text, const KernelOptions& options);
+
+  // A kernel of the same compiled program with a state of its own and the
+  // same values set: one per thread, none shared.
+  Kernel fork() const;
 
   Kernel(Kernel&&) noexcept;
   Kernel& operator=(Kernel&&) noexcept;
@@ -338,6 +370,7 @@ class Kernel final : public Lookup {
  private:
   struct State;
   explicit Kernel(std::unique_ptr<State> s);
+  Result<std::vector<ir::Value>> remember_outputs(const ir::Value& out);
   std::unique_ptr<State> s_;
 };
 

@@ -45,6 +45,7 @@ class NativeKernel {
   State make_state() const { return State(state_size_, release_state_); }
 
   const RecordLayout& inputs() const { return in_; }
+  const ir::Ty& output_type() const { return out_ty_; }
   const RecordLayout& outputs() const { return out_; }
   // n evaluations: `in` holds n input records, `out` room for n output records.
   // Returns n, or the index of the first evaluation whose loop ran past
