@@ -4,6 +4,7 @@
 
 #include "rtl/emit_sv.h"
 #include "sim/systemc/wrapper.h"
+#include "sim/verilator/testbench_io.h"
 
 namespace polydat::sim {
 
@@ -21,6 +22,7 @@ constexpr const char* kIncludes = R"(
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <random>
 #include <string>
@@ -49,19 +51,42 @@ struct BatchData {{
   std::vector<uint64_t> configs;
 }};
 
+// The batch in 64-bit words (sim/verilator/testbench_io.h): N, INPUTS, CONFIGS, the configs, the rows.
 bool read_batch(const char* path, BatchData& b) {{
-  FILE* in = fopen(path, "r");
+  FILE* in = fopen(path, "rb");
   if (!in) return false;
-  unsigned long long n = 0, inputs = 0, configs = 0;
-  bool ok = fscanf(in, "%llu %llu %llu", &n, &inputs, &configs) == 3;
-  b.configs.resize(configs);
-  for (auto& c : b.configs) ok = ok && fscanf(in, "%llu", (unsigned long long*)&c) == 1;
-  b.inputs.assign(n, std::vector<uint64_t>(inputs));
-  for (auto& row : b.inputs)
-    for (auto& v : row) ok = ok && fscanf(in, "%llu", (unsigned long long*)&v) == 1;
+  uint64_t head[3];
+  bool ok = fread(head, 8, 3, in) == 3 && head[1] == {input_ports} && head[2] == {config_ports};
+  if (ok) {{
+    b.configs.resize(head[2]);
+    ok = fread(b.configs.data(), 8, b.configs.size(), in) == b.configs.size();
+    b.inputs.assign(head[0], std::vector<uint64_t>(head[1]));
+    for (auto& row : b.inputs) ok = ok && fread(row.data(), 8, row.size(), in) == row.size();
+  }}
   fclose(in);
   return ok;
 }}
+
+// The results in words, buffered: a tag, then its payload.
+struct Words {{
+  FILE* out = nullptr;
+  std::vector<uint64_t> buffer;
+  void put(uint64_t w) {{
+    buffer.push_back(w);
+    if (buffer.size() >= (1u << 16)) flush();
+  }}
+  void text(uint64_t tag, const std::string& message) {{  // a byte count, then the bytes, zero-padded to words
+    put(tag);
+    put(message.size());
+    std::vector<uint64_t> padded((message.size() + 7) / 8, 0);
+    memcpy(padded.data(), message.data(), message.size());
+    for (uint64_t w : padded) put(w);
+  }}
+  void flush() {{
+    fwrite(buffer.data(), 8, buffer.size(), out);
+    buffer.clear();
+  }}
+}};
 
 std::vector<std::string> split(const std::string& s, char by) {{
   std::vector<std::string> out;
@@ -78,7 +103,7 @@ std::vector<std::string> split(const std::string& s, char by) {{
 // Shared by the threads: the run's parameters, its progress and the log.
 struct Run {{
   BatchData batch;
-  FILE* out = nullptr;
+  Words out;
   double stall = 0;
   uint64_t seed = 1, max_idle = 0;
   bool reference = false;      // a reference model checks the results
@@ -112,7 +137,7 @@ SC_MODULE(reference_model) {{
       Tuple result{{in.index, {{}}}};
       std::string error;
       if (!model->evaluate(in.values, run->batch.configs, result.values, error)) {{
-        fprintf(run->out, "REFERROR evaluation %llu: %s\n", (unsigned long long)in.index, error.c_str());
+        run->out.text({tag_ref_error}, "evaluation " + std::to_string(in.index) + ": " + error);
         run->stop();
         return;
       }}
@@ -143,17 +168,20 @@ SC_MODULE(testbench) {{
     rst.write(false);
     run->released = sc_core::sc_time_stamp();
     wait(clk.negedge_event());
-    fprintf(run->out, "POSTRESET %d %d", (int)in_ready.read(), (int)out_valid.read());
-{print_reset}    fprintf(run->out, "\n");
+    run->out.put({tag_post_reset});
+    run->out.put(in_ready.read());
+    run->out.put(out_valid.read());
+{print_reset}
     if (run->batch.inputs.empty()) {{
-      fprintf(run->out, "END 0\n");
+      run->out.put({tag_end});
+      run->out.put(0);
       run->stop();
       return;
     }}
     const auto& data = run->batch.inputs;
     bool offering = false;
     for (;;) {{
-      if (!offering && run->accepted < data.size() && unit(rng) >= run->stall) offering = true;
+      if (!offering && run->accepted < data.size() && (run->stall <= 0 || unit(rng) >= run->stall)) offering = true;
       in_valid.write(offering);
       if (offering) {{
         const std::vector<uint64_t>& row = data[run->accepted];
@@ -161,7 +189,8 @@ SC_MODULE(testbench) {{
 {randomize_inputs}      }}
       wait(clk.posedge_event());
       if (in_valid.read() && in_ready.read()) {{
-        fprintf(run->out, "A %llu\n", (unsigned long long)run->cycle());
+        run->out.put({tag_accepted});
+        run->out.put(run->cycle());
         if (run->reference) to_reference.write(Tuple{{run->accepted, data[run->accepted]}});
         ++run->accepted;
         offering = false;
@@ -180,23 +209,25 @@ SC_MODULE(testbench) {{
     const uint64_t n = run->batch.inputs.size();
     uint64_t idle = 0;
     for (;;) {{
-      out_ready.write(unit(rng) >= run->stall);
+      out_ready.write(run->stall <= 0 || unit(rng) >= run->stall);  // no draw when not stalling
       wait(clk.posedge_event());
       if (out_valid.read() && out_ready.read()) {{
         const uint64_t cycle = run->cycle();
         std::vector<uint64_t> got;
-{read_outputs}        fprintf(run->out, "R %llu", (unsigned long long)cycle);
-        for (uint64_t v : got) fprintf(run->out, " %llu", (unsigned long long)v);
-        fprintf(run->out, "\n");
+{read_outputs}        run->out.put({tag_result});
+        run->out.put(cycle);
+        for (uint64_t v : got) run->out.put(v);
         if (run->reference) check(got);
         idle = 0;
         if (++run->delivered == n) {{
-          fprintf(run->out, "END %llu\n", (unsigned long long)cycle + 1);
+          run->out.put({tag_end});
+          run->out.put(cycle + 1);
           run->stop();
           return;
         }}
       }} else if (++idle > run->max_idle) {{
-        fprintf(run->out, "HANG %llu\n", (unsigned long long)run->cycle());
+        run->out.put({tag_hang});
+        run->out.put(run->cycle());
         run->stop();
         return;
       }}
@@ -227,8 +258,8 @@ int run_testbench(int argc, char** argv) {{
   }}
   Run run;
   if (!read_batch(argv[1], run.batch)) return 2;
-  run.out = fopen(argv[2], "w");
-  if (!run.out) return 2;
+  run.out.out = fopen(argv[2], "wb");
+  if (!run.out.out) return 2;
   run.seed = strtoull(argv[3], nullptr, 10);
   run.stall = atof(argv[4]);
   run.max_idle = strtoull(argv[5], nullptr, 10);
@@ -239,8 +270,9 @@ int run_testbench(int argc, char** argv) {{
     std::string error;
     model = polydat::sc::ReferenceModel::load(argv[6], libs, error);
     if (!model) {{
-      fprintf(run.out, "REFERROR %s\n", error.c_str());
-      fclose(run.out);
+      run.out.text({tag_ref_error}, error);
+      run.out.flush();
+      fclose(run.out.out);
       return 3;
     }}
     run.reference = true;
@@ -284,14 +316,18 @@ int run_testbench(int argc, char** argv) {{
   }}
 #endif
   sc_core::sc_start();
-  if (run.reference)
-    fprintf(run.out, "CHECKED %llu %llu %lld\n", (unsigned long long)run.delivered, (unsigned long long)run.mismatches,
-            run.first_mismatch);
+  if (run.reference) {{
+    run.out.put({tag_checked});
+    run.out.put(run.delivered);
+    run.out.put(run.mismatches);
+    run.out.put(static_cast<uint64_t>(run.first_mismatch));
+  }}
 #if VM_TRACE
   if (tfp) tfp->close();
 #endif
   dut.rtl.final();
-  fclose(run.out);
+  run.out.flush();
+  fclose(run.out.out);
   return 0;
 }}
 )";
@@ -329,7 +365,7 @@ TestbenchSource systemc_testbench_source(const hls::Design& d, const std::string
   port("sc_out", "bool", "out_ready");
   for (size_t i = 0; i < g.outputs.size(); ++i) {
     port("sc_in", systemc_port_type(g.outputs[i].ty.bits()), ports.outputs[i]);
-    print_reset += fmt::format("    fprintf(run->out, \" %llu\", (unsigned long long){}.read());\n", ports.outputs[i]);
+    print_reset += fmt::format("    run->out.put(static_cast<uint64_t>({}.read()));\n", ports.outputs[i]);
     read_outputs += fmt::format("        got.push_back(static_cast<uint64_t>({}.read()));\n", ports.outputs[i]);
   }
   TestbenchSource tb;
@@ -338,7 +374,12 @@ TestbenchSource systemc_testbench_source(const hls::Design& d, const std::string
   tb.body = fmt::format(fmt::runtime(kTestbench), fmt::arg("w", wrapper_class), fmt::arg("tb_ports", tb_ports), fmt::arg("set_configs", set_configs),
                      fmt::arg("set_inputs", set_inputs), fmt::arg("randomize_inputs", randomize_inputs),
                      fmt::arg("print_reset", print_reset), fmt::arg("read_outputs", read_outputs),
-                     fmt::arg("signals", signals), fmt::arg("bind_dut", bind_dut), fmt::arg("bind_tb", bind_tb));
+                     fmt::arg("signals", signals), fmt::arg("bind_dut", bind_dut), fmt::arg("bind_tb", bind_tb),
+                     fmt::arg("input_ports", g.inputs.size()), fmt::arg("config_ports", g.configs.size()),
+                     fmt::arg("tag_post_reset", tag_literal(ResultTag::PostReset)), fmt::arg("tag_accepted", tag_literal(ResultTag::Accepted)),
+                     fmt::arg("tag_result", tag_literal(ResultTag::Result)), fmt::arg("tag_hang", tag_literal(ResultTag::Hang)),
+                     fmt::arg("tag_end", tag_literal(ResultTag::End)), fmt::arg("tag_checked", tag_literal(ResultTag::Checked)),
+                     fmt::arg("tag_ref_error", tag_literal(ResultTag::RefError)));
   return tb;
 }
 

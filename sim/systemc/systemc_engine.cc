@@ -141,7 +141,7 @@ ir::Expected<EngineRun, std::string> SystemCEngine::run(const Batch& batch) {
   const fs::path work = binary_.parent_path().parent_path();
   const fs::path data = work / run_file_name("data", member_, options_.seed);
   const fs::path result = work / run_file_name("result", member_, options_.seed);
-  write_batch(data, design_, batch);
+  write_batch(data, design_, batch, Protocol::Words);
   const std::string kernel = options_.kernel_file.empty() ? "-" : options_.kernel_file;
   const std::string libs = options_.lib_paths.empty() ? "-" : joined(options_.lib_paths, ':');
   std::vector<std::string> cmd = model_command(binary_, member_);
@@ -163,7 +163,8 @@ ir::Expected<EngineRun, std::string> SystemCEngine::run(const Batch& batch) {
                               if (first >= 0) reference_check_.first_mismatch = static_cast<uint64_t>(first);
                             }
                             return "";
-                          });
+                          },
+                          Protocol::Words);
 }
 
 }  // namespace polydat::sim

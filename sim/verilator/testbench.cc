@@ -7,10 +7,6 @@
 
 namespace polydat::sim {
 
-namespace {
-std::string tag(ResultTag t) { return std::to_string(static_cast<uint64_t>(t)) + "ull"; }
-}  // namespace
-
 TestbenchSource testbench_source(const hls::Design& d, const std::string& model_class) {
   const hls::Dfg& g = d.dfg;
   const rtl::PortNames ports = rtl::verilator_cpp_port_names(d);
@@ -170,9 +166,9 @@ int run_testbench(int argc, char** argv) {{
 )",
                      fmt::arg("m", model_class), fmt::arg("set_inputs", set_inputs), fmt::arg("randomize_inputs", randomize_inputs),
                      fmt::arg("set_configs", set_configs), fmt::arg("print_outputs", print_outputs),
-                     fmt::arg("print_reset", print_reset), fmt::arg("tag_post_reset", tag(ResultTag::PostReset)),
-                     fmt::arg("tag_accepted", tag(ResultTag::Accepted)), fmt::arg("tag_result", tag(ResultTag::Result)),
-                     fmt::arg("tag_hang", tag(ResultTag::Hang)), fmt::arg("tag_end", tag(ResultTag::End)),
+                     fmt::arg("print_reset", print_reset), fmt::arg("tag_post_reset", tag_literal(ResultTag::PostReset)),
+                     fmt::arg("tag_accepted", tag_literal(ResultTag::Accepted)), fmt::arg("tag_result", tag_literal(ResultTag::Result)),
+                     fmt::arg("tag_hang", tag_literal(ResultTag::Hang)), fmt::arg("tag_end", tag_literal(ResultTag::End)),
                      fmt::arg("input_ports", g.inputs.size()), fmt::arg("config_ports", g.configs.size()));
   return tb;
 }

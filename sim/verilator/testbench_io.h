@@ -33,6 +33,8 @@ void write_batch(const std::filesystem::path& file, const hls::Design& d, const 
 //   Checked    results compared, mismatches, the first mismatch's index (or -1)   (SystemC)
 //   RefError   a byte count, then the bytes of a message, zero-padded to words  (SystemC)
 enum class ResultTag : uint64_t { PostReset = 1, Accepted, Result, Hang, End, Checked, RefError };
+// A tag as a C++ literal, for the generated testbenches.
+inline std::string tag_literal(ResultTag t) { return std::to_string(static_cast<uint64_t>(t)) + "ull"; }
 
 // Reads "POSTRESET ..." (into post_reset), "A cycle", "R cycle values...", "HANG cycle"
 // (an error) and "END cycles"; any other tag goes to `other`, which reads its
