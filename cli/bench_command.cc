@@ -62,9 +62,9 @@ int bench_command(const BenchArgs& args) {
   // The records are packed once; the timed part is the batch call alone, best of three.
   const sim::RecordLayout& il = (*kernel)->inputs();
   const sim::RecordLayout& ol = (*kernel)->outputs();
-  std::vector<uint64_t> in_buf((il.size * inputs.size() + 7) / 8 + 1), out_buf((ol.size * inputs.size() + 7) / 8 + 1);
-  auto* in_bytes = reinterpret_cast<unsigned char*>(in_buf.data());
-  auto* out_bytes = reinterpret_cast<unsigned char*>(out_buf.data());
+  sim::RecordBuffer in_buf, out_buf;
+  unsigned char* in_bytes = in_buf.at(il.size, inputs.size());
+  unsigned char* out_bytes = out_buf.at(ol.size, inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) sim::store_record(il, inputs[i], in_bytes + i * il.size);
   double native_s = 1e300;
   for (int rep = 0; rep < 3; ++rep) {

@@ -24,13 +24,12 @@ struct Shard {
   uint64_t k = 1, n = 1;
 };
 std::optional<Shard> parse_shard(const std::string& text) {
-  const size_t slash = text.find('/');
   if (text.empty()) return Shard{};
+  const size_t slash = text.find('/');
   if (slash == std::string::npos) return std::nullopt;
-  auto k = parse_cycles(text.substr(0, slash)), n = parse_cycles(text.substr(slash + 1));
-  if (!k || !n || k->end == 0 || n->end == 0 || k->end > n->end || text.find("..") != std::string::npos)
-    return std::nullopt;
-  return Shard{k->end, n->end};
+  auto k = parse_value(text.substr(0, slash), ir::Ty::u64()), n = parse_value(text.substr(slash + 1), ir::Ty::u64());
+  if (!k || !n || k->as_u64() == 0 || k->as_u64() > n->as_u64()) return std::nullopt;
+  return Shard{k->as_u64(), n->as_u64()};
 }
 
 // Rows [total * (k-1) / n, total * k / n): every row in exactly one shard, in order.

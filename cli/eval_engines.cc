@@ -15,18 +15,7 @@ namespace {
 const ir::Ty& entry_input(const ir::CategoryIr& g) { return g.object(g.func(g.entry()).input).ty; }
 const ir::Ty& entry_output(const ir::CategoryIr& g) { return g.object(g.func(g.entry()).output).ty; }
 
-// Records in 8-byte words, so every field is aligned; zeroed once, so padding stays zero.
-class RecordBuffer {
- public:
-  unsigned char* at(size_t record_size, size_t count) {
-    const size_t words = (record_size * count + 7) / 8 + 1;
-    if (words_.size() < words) words_.resize(words, 0);
-    return reinterpret_cast<unsigned char*>(words_.data());
-  }
-
- private:
-  std::vector<uint64_t> words_;
-};
+using sim::RecordBuffer;
 
 // What the interpreter says about the evaluation at `cycle`, as eval prints it.
 std::string interpreter_error(const frontend::CompileResult& r, const ir::InterpError& e, uint64_t cycle) {

@@ -36,7 +36,7 @@ class EvalEngine {
 // The interpreter, the oracle: its errors point at the kernel's source.
 std::unique_ptr<EvalEngine> interpreter_engine(const frontend::CompileResult& r, const Stimulus& stimulus,
                                                uint64_t first_cycle);
-// Native code: one JIT-compiled kernel, a state per evaluator. nullopt after printing why it cannot run the kernel.
+// Native code: one JIT-compiled kernel, a state per evaluator. nullptr after printing why it cannot run the kernel.
 std::unique_ptr<EvalEngine> llvm_engine(const frontend::CompileResult& r, const Stimulus& stimulus,
                                         uint64_t first_cycle);
 

@@ -157,10 +157,7 @@ void RowFormatter::row(std::string& out, uint64_t row, uint64_t iterated_value, 
     return;
   }
   const size_t columns = names_.size();
-  const size_t first_output = iterated_ ? 1 : 0;
-  auto field = [&](size_t c) {
-    return c < first_output ? Field{TyKind::U64, iterated_value, {}} : read_field(layout_.fields[c - first_output], rec);
-  };
+  auto field = [&](size_t c) { return column(c, iterated_value, rec); };
   switch (format_) {
     case Format::Csv:
     case Format::Tsv:
@@ -203,18 +200,19 @@ void RowFormatter::row(std::string& out, uint64_t row, uint64_t iterated_value, 
   }
 }
 
-void RowFormatter::fit_widths(uint64_t first_iterated, const unsigned char* recs, size_t count) {
+Field RowFormatter::column(size_t c, uint64_t iterated_value, const unsigned char* rec) const {
   const size_t first_output = iterated_ ? 1 : 0;
+  return c < first_output ? Field{TyKind::U64, iterated_value, {}} : read_field(layout_.fields[c - first_output], rec);
+}
+
+void RowFormatter::fit_widths(uint64_t first_iterated, const unsigned char* recs, size_t count) {
   std::string text;
-  for (size_t r = 0; r < count; ++r) {
-    const unsigned char* rec = recs + r * layout_.size;
+  for (size_t r = 0; r < count; ++r)
     for (size_t c = 0; c < names_.size(); ++c) {
       text.clear();
-      render_field(text, c < first_output ? Field{TyKind::U64, first_iterated + r, {}}
-                                          : read_field(layout_.fields[c - first_output], rec));
+      render_field(text, column(c, first_iterated + r, recs + r * layout_.size));
       widths_[c] = std::max(widths_[c], text.size());
     }
-  }
 }
 
 }  // namespace polydat::cli

@@ -45,8 +45,8 @@ class RowFormatter {
   void fit_widths(uint64_t first_iterated, const unsigned char* recs, size_t count);
 
  private:
-  std::vector<Field> fields(uint64_t iterated_value, const unsigned char* rec) const;
-  void append(std::string& out, const Field& f) const;
+  // Column c of a row: the iterated input's value, or an output field of `rec`.
+  Field column(size_t c, uint64_t iterated_value, const unsigned char* rec) const;
 
   Format format_;
   std::optional<std::string> iterated_;

@@ -106,10 +106,9 @@ ir::Expected<std::shared_ptr<const NativeKernel>, std::string> NativeKernel::cac
 
 std::vector<ir::Value> NativeKernel::evaluate(const std::vector<ir::Value>& inputs) const {
   const size_t n = inputs.size();
-  // Records in 8-byte words, so every field is aligned.
-  std::vector<uint64_t> in((in_.size * n + 7) / 8 + 1), out((out_.size * n + 7) / 8 + 1);
-  auto* in_bytes = reinterpret_cast<unsigned char*>(in.data());
-  auto* out_bytes = reinterpret_cast<unsigned char*>(out.data());
+  RecordBuffer in, out;
+  unsigned char* in_bytes = in.at(in_.size, n);
+  unsigned char* out_bytes = out.at(out_.size, n);
   for (size_t i = 0; i < n; ++i) store_record(in_, inputs[i], in_bytes + i * in_.size);
   const size_t done = run(in_bytes, out_bytes, n);
   std::vector<ir::Value> results;

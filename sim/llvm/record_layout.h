@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,20 @@ std::vector<ir::Ty> leaf_types(const ir::Ty& ty);
 // outlive the record's use.
 void store_record(const RecordLayout& layout, const ir::Value& v, void* rec);
 ir::Value load_record(const RecordLayout& layout, const ir::Ty& ty, const void* rec);
+
+// Room for `count` records of `record_size` bytes, in 8-byte words so every
+// field is aligned; it grows, never shrinks, and new room is zeroed (padding stays zero).
+class RecordBuffer {
+ public:
+  unsigned char* at(size_t record_size, size_t count) {
+    const size_t words = (record_size * count + 7) / 8 + 1;
+    if (words_.size() < words) words_.resize(words, 0);
+    return reinterpret_cast<unsigned char*>(words_.data());
+  }
+
+ private:
+  std::vector<uint64_t> words_;
+};
 
 // A string as a record holds it.
 struct StrView {

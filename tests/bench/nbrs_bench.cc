@@ -124,18 +124,20 @@ std::optional<Figures> measure(const std::string& path, const std::vector<std::s
   }
   const sim::RecordLayout& il = (*k)->inputs();
   const sim::RecordLayout& ol = (*k)->outputs();
-  std::vector<uint64_t> in_words(il.size * kBatch / 8 + 1), out_words(ol.size * kBatch / 8 + 1);
+  sim::RecordBuffer in_buf, out_buf;
+  unsigned char* in_words = in_buf.at(il.size, kBatch);
+  unsigned char* out_words = out_buf.at(ol.size, kBatch);
   for (uint64_t i = 0; i < kBatch; ++i)
-    sim::store_record(il, inputs[i], reinterpret_cast<unsigned char*>(in_words.data()) + i * il.size);
+    sim::store_record(il, inputs[i], in_words + i * il.size);
   Figures f;
-  f.ns = best_of(5, [&] { (*k)->run(in_words.data(), out_words.data(), kBatch); }) / kBatch * 1e9;
+  f.ns = best_of(5, [&] { (*k)->run(in_words, out_words, kBatch); }) / kBatch * 1e9;
   std::vector<bool> is_extern;
   for (const frontend::Port& p : r.kernel().params) is_extern.push_back(p.is_extern);
   f.muls = count_multiplies(*opt, is_extern).muls;
   ir::Interpreter interp(*opt);
   f.agrees = true;
   for (uint64_t i = 0; i < kBatch && f.agrees; i += 997)
-    f.agrees = sim::load_record(ol, out_ty, reinterpret_cast<unsigned char*>(out_words.data()) + i * ol.size) ==
+    f.agrees = sim::load_record(ol, out_ty, out_words + i * ol.size) ==
                *interp.run(inputs[i]);
   return f;
 }

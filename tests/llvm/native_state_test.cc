@@ -37,9 +37,9 @@ TEST_CASE("native: threads on states of their own share one kernel and agree wit
     threads.emplace_back([&, t] {
       ir::Interpreter interp(*c.ir);
       sim::NativeKernel::State state = kernel.make_state();
-      std::vector<uint64_t> in_words((in.size * kBatch + 7) / 8 + 1), out_words((out.size * kBatch + 7) / 8 + 1);
-      auto* in_bytes = reinterpret_cast<unsigned char*>(in_words.data());
-      auto* out_bytes = reinterpret_cast<unsigned char*>(out_words.data());
+      sim::RecordBuffer in_words, out_words;
+      unsigned char* in_bytes = in_words.at(in.size, kBatch);
+      unsigned char* out_bytes = out_words.at(out.size, kBatch);
       for (size_t round = 0; round < kRounds && failures[t].empty(); ++round) {
         const std::vector<ir::Value> xs = inputs_from((t * kRounds + round) * kBatch, kBatch);
         std::vector<ir::Value> records;
