@@ -40,6 +40,18 @@ struct EvalArgs {
 };
 int eval_command(const EvalArgs& args);
 
+struct RunArgs {
+  std::string file;                      // the workload (.yaml)
+  std::vector<std::string> assignments;  // scenario=NAME, NAME=VALUE
+  std::string engine = "interp";         // interp | llvm
+  std::string format = "stmt";           // stmt | csv | jsonl
+  std::string output;                    // a file ("" or "-": stdout)
+  std::vector<std::string> lib_paths;
+  bool explain = false;                  // print the scope tree instead of running
+  bool quiet = false;                    // no progress line, no warnings
+};
+int run_command(const RunArgs& args);
+
 struct IrArgs {
   std::string file;
   std::string format = "text";  // text | mermaid | dot

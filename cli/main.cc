@@ -61,6 +61,19 @@ int main(int argc, char** argv) {
   eval_cmd->add_option("-L", eval.lib_paths, "a folder to search for modules (repeatable)")->allow_extra_args(false)
       ->check(existing_folder());
 
+  RunArgs run;
+  CLI::App* run_cmd = app.add_subcommand("run", "run a workload's scenario (phases, loops, scopes, shared cells), one line per op");
+  run_cmd->add_option("file", run.file, "the workload (.yaml)")->required();
+  run_cmd->add_option("assignments", run.assignments, "scenario=NAME, and NAME=VALUE for params");
+  run_cmd->add_option("--engine", run.engine, "interp (the interpreter, the oracle) or llvm (native code)")
+      ->capture_default_str();
+  run_cmd->add_option("--format", run.format, "stmt (the op's text), csv or jsonl (every field of the op)")
+      ->capture_default_str();
+  run_cmd->add_option("-o,--output", run.output, "write to this file instead of stdout");
+  run_cmd->add_option("-L", run.lib_paths, "a folder to search for modules (repeatable)")->allow_extra_args(false);
+  run_cmd->add_flag("--explain", run.explain, "print the scope tree: each scope's imports, cells, outputs, each loop variable's class");
+  run_cmd->add_flag("-q,--quiet", run.quiet, "no progress line and no warnings on stderr");
+
   IrArgs ir;
   CLI::App* ir_cmd = app.add_subcommand("ir", "print a kernel's IR");
   ir_cmd->add_option("file", ir.file, "the kernel (.gk)")->required();
@@ -195,6 +208,7 @@ int main(int argc, char** argv) {
   if (check_cmd->parsed()) return check_command(check);
   if (functions_cmd->parsed()) return functions_command(functions);
   if (eval_cmd->parsed()) return eval_command(eval);
+  if (run_cmd->parsed()) return run_command(run);
   if (ir_cmd->parsed()) return ir_command(ir);
   if (hls_cmd->parsed()) return hls_command(hls);
   if (emit_cmd->parsed()) return emit_sv_command(emit, out_dir);
@@ -208,7 +222,7 @@ int main(int argc, char** argv) {
   if (fuzz_cmd->parsed()) return fuzz_command(fuzz);
   // No subcommand: say so, with the list (checked here so that an unknown word is named first).
   fmt::print(stderr, "{}\n", app.help());
-  fmt::print(stderr, "error: a subcommand is required: check, eval, ir, hls, emit-sv, emit-obj, bench, cosim, synth, flash, difftest "
+  fmt::print(stderr, "error: a subcommand is required: check, eval, run, ir, hls, emit-sv, emit-obj, bench, cosim, synth, flash, difftest "
                       "or fuzz\n");
   return kUsageError;
 }

@@ -14,4 +14,28 @@ std::optional<ir::Ty> scalar_type(std::string_view name) {
   return std::nullopt;
 }
 
+namespace {
+constexpr std::pair<std::string_view, Combine> kCombines[] = {
+    {"last", Combine::Last}, {"sum", Combine::Sum}, {"min", Combine::Min}, {"max", Combine::Max}, {"count", Combine::Count},
+};
+}  // namespace
+
+std::string_view combine_name(Combine c) {
+  for (const auto& [n, k] : kCombines)
+    if (k == c) return n;
+  return "last";
+}
+
+std::optional<Combine> combine_from_name(std::string_view name) {
+  for (const auto& [n, k] : kCombines)
+    if (n == name) return k;
+  return std::nullopt;
+}
+
+std::vector<std::string> combine_names() {
+  std::vector<std::string> out;
+  for (const auto& [n, k] : kCombines) out.emplace_back(n);
+  return out;
+}
+
 }  // namespace polydat::frontend

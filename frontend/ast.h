@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "frontend/lexer.h"
@@ -16,6 +17,19 @@ namespace polydat::frontend {
 // Expressions nest at most this deep (a 100,000-deep parenthesis or a
 // million-term sum is diagnosed, not a stack overflow).
 inline constexpr int kMaxExprDepth = 1000;
+
+// How a write to a `shared` cell combines with the cell's value (the
+// workload runner applies it): `shared(KIND) name := value`, plain `shared`
+// is Last. Last: the written value; Sum: cell + value (integers wrap, floats
+// IEEE); Min, Max: the smaller, larger (str: byte-wise); Count: cell + 1.
+enum class Combine : uint8_t { Last, Sum, Min, Max, Count };
+
+// "last", "sum", "min", "max", "count".
+std::string_view combine_name(Combine c);
+// The kind a name denotes (exactly as written above), if any.
+std::optional<Combine> combine_from_name(std::string_view name);
+// The five names, in the enum's order.
+std::vector<std::string> combine_names();
 
 struct TypeRef {
   std::string name;  // bool, u8 .. u64, i8 .. i64, f32, f64, str
@@ -109,6 +123,8 @@ struct Stmt {
   Span name_span;
   std::optional<TypeRef> type;
   bool is_const = false, is_shared = false, is_volatile = false;
+  Combine combine = Combine::Last;  // shared only: `shared(KIND)`
+  Span combine_span;                // the KIND, when written
   ExprPtr value;
   std::vector<std::pair<std::string, Span>> names;  // Destructure, Output
   std::vector<Param> outputs;                       // ModuleDef

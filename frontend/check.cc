@@ -84,7 +84,8 @@ class UnitChecker {
   void collect_scope() {
     if (u_.is_def) {
       for (Param& p : u_.def->params) {
-        u_.params.push_back(Port{p.name, p.span, *scalar_type(p.type->name), false, false, p.default_value.get(), {}});
+        u_.params.push_back(Port{p.name, p.span, *scalar_type(p.type->name), false, false, p.default_value.get(), {},
+                                 false, false, true, Combine::Last});
       }
       for (size_t i = 0; i < u_.params.size(); ++i)
         declare(u_.params[i].name, Entry{Entry::Kind::Param, nullptr, 0, nullptr, u_.params[i].span,
@@ -101,13 +102,16 @@ class UnitChecker {
         case StmtKind::Input:
           has_inputs_ = true;
           for (Param& p : s->params) {
-            u_.params.push_back(Port{p.name, p.span, *scalar_type(p.type->name), false, false, nullptr, {}});
+            u_.params.push_back(Port{p.name, p.span, *scalar_type(p.type->name), false, false, nullptr, {}, false, false,
+                                     true, Combine::Last});
             declare(p.name, Entry{Entry::Kind::Input, nullptr, 0, nullptr, p.span, u_.params.back().ty, true, true, false});
           }
           break;
         case StmtKind::Extern: {
           Param& p = s->params.front();
-          u_.params.push_back(Port{p.name, p.span, Ty(), true, false, p.default_value.get(), {}});
+          // A cell (scope_cells) is an extern that keeps its binding's words.
+          u_.params.push_back(Port{p.name, p.span, Ty(), true, s->is_shared, p.default_value.get(), {}, s->is_const,
+                                   s->is_volatile, s->is_volatile, s->combine});
           declare(p.name, Entry{Entry::Kind::Extern, s, 0, nullptr, p.span, Ty(), false, false, false});
           externs_.push_back(s);
           break;
@@ -193,7 +197,8 @@ class UnitChecker {
     };
     for (Stmt* s : bindings_) visit(s, *s->value);
     for (Stmt* s : externs_)
-      if (s->params.front().default_value) check_constant_expr(*s->params.front().default_value, "an extern's default");
+      if (s->params.front().default_value)
+        check_constant_expr(*s->params.front().default_value, s->is_shared ? "a shared cell's value" : "an extern's default");
     if (u_.is_def)
       for (Param& prm : u_.def->params)
         if (prm.default_value) check_constant_expr(*prm.default_value, "a parameter's default");
@@ -222,7 +227,7 @@ class UnitChecker {
     for (auto& [name, span] : unbound) {
       if (scope_.count(name)) continue;  // inferred by an earlier use
       if (!has_inputs_ && !u_.is_def && !body_locals.count(name)) {
-        u_.params.push_back(Port{name, span, Ty::u64(), false, false, nullptr, {}});
+        u_.params.push_back(Port{name, span, Ty::u64(), false, false, nullptr, {}, false, false, true, Combine::Last});
         u_.inputs_inferred = true;
         declare(name, Entry{Entry::Kind::Input, nullptr, 0, nullptr, span, Ty::u64(), true, true, false});
         continue;
@@ -363,8 +368,24 @@ class UnitChecker {
     e.ty = s.value->ty;
     e.typed = true;
     e.dynamic = t.dynamic;
+    if (s.is_shared) check_combine(s, e.ty);
     if (s.is_const && t.dynamic)
       error(DiagKind::ConstDependsOnInput, s.value->span, "const '" + s.name + "' depends on an input");
+  }
+
+  // The types each combine applies to: sum an integer or a float, min and
+  // max those or a str, count an integer, last any.
+  void check_combine(const Stmt& s, const Ty& ty) {
+    const bool ok = s.combine == Combine::Last || ty.is_int() ||
+                    (ty.is_float() && s.combine != Combine::Count) ||
+                    (ty.is_str() && (s.combine == Combine::Min || s.combine == Combine::Max));
+    if (ok || ty.kind() == TyKind::Tuple) return;  // a tuple is reported on its own
+    const char* needs = s.combine == Combine::Sum     ? "an integer or float cell"
+                        : s.combine == Combine::Count ? "an integer cell"
+                                                      : "an integer, float or str cell";
+    error(DiagKind::TypeMismatch, s.combine_span,
+          "shared(" + std::string(combine_name(s.combine)) + ") needs " + needs + ", but '" + s.name + "' is " +
+              ir::ty_label(ty));
   }
 
   // `(a, b) := value` at the unit level, or into loop-body scope `local_scope`
@@ -404,10 +425,17 @@ class UnitChecker {
       Entry& e = it->second;
       Ty ty = p.type ? *scalar_type(p.type->name) : Ty::u64();
       if (p.default_value) {
+        const ExprKind k = p.default_value->kind;
+        const bool literal = k == ExprKind::Int || k == ExprKind::Float || k == ExprKind::Bool || k == ExprKind::Str;
+        if (s->is_shared && !p.type && !literal)
+          error(DiagKind::TypeMismatch, p.default_value->span,
+                "the type of shared cell '" + p.name + "' is taken from a literal value; for this value write its type: "
+                "`shared " + p.name + ": TYPE := ...`");
         Typed t = check(p.default_value);
         if (!p.type) ty = t.t.ty;
-        coerce(p.default_value, t, ty, true, "the extern's type");
+        coerce(p.default_value, t, ty, true, s->is_shared ? "the annotated type" : "the extern's type");
       }
+      if (s->is_shared) check_combine(*s, ty);
       e.ty = ty;
       e.typed = true;
       for (Port& port : u_.params)
@@ -435,7 +463,7 @@ class UnitChecker {
         if (it->second.typed && !lossless(it->second.ty, want))
           error(DiagKind::TypeMismatch, it->second.span,
                 "result '" + out.name + "' is declared " + ir::ty_label(want) + " but bound to " + ir::ty_label(it->second.ty));
-        u_.outputs.push_back(Port{out.name, out.span, want, false, false, nullptr, {}});
+        u_.outputs.push_back(Port{out.name, out.span, want, false, false, nullptr, {}, false, false, false, Combine::Last});
       }
       return;
     }
@@ -459,10 +487,38 @@ class UnitChecker {
       const Entry& e = scope_.at(name);  // names_in_order_ holds exactly the declared names
       if (e.kind != Entry::Kind::Binding && e.kind != Entry::Kind::Part) continue;
       if (e.referenced && !listed.count(name)) continue;
-      u_.outputs.push_back(Port{name, e.span, e.ty, false, e.stmt && e.stmt->is_shared, nullptr, {}});
+      u_.outputs.push_back(output_port(name, e));
     }
-    if (u_.outputs.empty() && !diags().has_errors())
+    // Under scope_cells a scope may hold only cells: a kernel of no outputs.
+    const bool has_cells = std::any_of(u_.params.begin(), u_.params.end(), [](const Port& p) { return p.is_shared; });
+    if (u_.outputs.empty() && !diags().has_errors() && !has_cells)
       error(DiagKind::NoOutputs, Span{u_.file, 0, 0}, "'" + u_.name + "' has no bindings, so no outputs");
+  }
+
+  // A binding (or a part of a destructuring) as a result, with its facts.
+  Port output_port(const std::string& name, const Entry& e) {
+    const bool binding = e.stmt && e.stmt->kind == StmtKind::Binding;
+    const bool is_volatile = binding && e.stmt->is_volatile;
+    return Port{name, e.span, e.ty, false, binding && e.stmt->is_shared, nullptr, {}, binding && e.stmt->is_const,
+                is_volatile, e.dynamic || volatile_reach().count(e.stmt), binding ? e.stmt->combine : Combine::Last};
+  }
+
+  // The bindings that are volatile or read, directly or through others, a
+  // volatile binding or cell: they change per evaluation like the inputs'.
+  const std::set<const Stmt*>& volatile_reach() {
+    if (volatile_reach_) return *volatile_reach_;
+    volatile_reach_.emplace();
+    std::set<const Stmt*>& out = *volatile_reach_;
+    for (Stmt* s : u_.ordered) {  // dependencies first
+      bool v = s->is_volatile;
+      for (const std::string& d : deps_[s]) {
+        auto it = scope_.find(d);
+        if (it == scope_.end() || it->second.stmt == nullptr || it->second.stmt == s) continue;
+        v = v || out.count(it->second.stmt) || (it->second.kind == Entry::Kind::Extern && it->second.stmt->is_volatile);
+      }
+      if (v) out.insert(s);
+    }
+    return out;
   }
 
   // The caller's choice of the root's outputs: any of its bindings, each once.
@@ -476,7 +532,7 @@ class UnitChecker {
       }
       if (!seen.insert(name).second) continue;
       const Entry& e = it->second;
-      u_.outputs.push_back(Port{name, e.span, e.ty, false, e.stmt && e.stmt->is_shared, nullptr, {}});
+      u_.outputs.push_back(output_port(name, e));
     }
   }
 
@@ -1517,11 +1573,31 @@ class UnitChecker {
   std::vector<std::map<std::string, Local>> locals_;
   int loop_depth_ = 0;
   bool has_inputs_ = false;
+  std::optional<std::set<const Stmt*>> volatile_reach_;
 };
 
 }  // namespace
 
+namespace {
+// The root kernel's top-level statements as the options ask: bindings
+// renamed (rename_bindings), then shared bindings made cells (scope_cells).
+void apply_scope_options(Program& program) {
+  if (program.units.empty() || program.units[0].is_def) return;
+  const CompileOptions& o = program.options;
+  if (o.rename_bindings.empty() && !o.scope_cells) return;
+  for (Stmt* s : program.units[0].statements()) {
+    if (s->kind != StmtKind::Binding) continue;
+    if (auto it = o.rename_bindings.find(s->name); it != o.rename_bindings.end()) s->name = it->second;
+    if (!o.scope_cells || !s->is_shared || !s->value) continue;
+    // `shared [const] [volatile] name[: T] := v` -> `extern name[: T] = v`, keeping the words.
+    s->kind = StmtKind::Extern;
+    s->params.push_back(Param{s->name, s->name_span, s->type, std::move(s->value)});
+  }
+}
+}  // namespace
+
 bool check_program(Program& program) {
+  apply_scope_options(program);
   for (size_t u : program.order) UnitChecker(program, u).run();
   return !program.diags.has_errors();
 }

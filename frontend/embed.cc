@@ -745,8 +745,8 @@ Result<Kernel> Kernel::compile(std::string_view text, ir::InterpOptions options)
 }
 
 Result<Kernel> Kernel::compile(std::string_view text, const KernelOptions& options) {
-  frontend::CompileOptions copts;
-  copts.outputs = options.outputs;
+  frontend::CompileOptions copts = options.compile;
+  if (!options.outputs.empty()) copts.outputs = options.outputs;
   auto r = frontend::compile_source("<kernel>", std::string(text), copts);
   const frontend::Program& p = *r.program;
   const TextFrame frame{0, 0, 0, text.size()};
@@ -858,7 +858,9 @@ Result<std::vector<Value>> Kernel::evaluate() {
 }
 
 Result<std::vector<Value>> Kernel::remember_outputs(const Value& out) {
-  std::vector<Value> values = out.ty().is_product() ? out.elems() : std::vector<Value>{out};
+  std::vector<Value> values = out.ty().is_product() ? out.elems()
+                              : out.ty().is_unit()  ? std::vector<Value>{}  // a kernel of cells only
+                                                    : std::vector<Value>{out};
   s_->last = values;
   return values;
 }

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "frontend/diagnostics.h"
+#include "frontend/program.h"
 #include "ir/expected.h"
 #include "ir/interp.h"
 #include "ir/ty.h"
@@ -326,6 +327,9 @@ struct KernelOptions {
   ir::InterpOptions interp;          // the interpreter's limits (also what reports another engine's stops)
   std::vector<std::string> outputs;  // only these outputs, in this order (only their cone is compiled); empty: the kernel's own
   ProgramFactory engine;             // empty: the interpreter
+  // The compiler's options (scope_cells, rename_bindings, -L paths, ...);
+  // `outputs` above, when not empty, takes the place of compile.outputs.
+  frontend::CompileOptions compile;
 };
 
 class Kernel final : public Lookup {

@@ -116,6 +116,11 @@ class Lowerer {
     for (Stmt* s : u_.ordered) binding(*s);
     std::vector<ObjectId> outs;
     for (const Port& o : u_.outputs) outs.push_back(convert(top_.at(o.name), o.ty, o.span));
+    if (outs.empty()) {  // a scope of cells only (scope_cells): the unit value
+      const ir::SourceLoc at = loc(Span{u_.file, 0, 0});
+      must(fb_.output(must(fb_.constant(Value(), at)), std::nullopt, at));
+      return;
+    }
     must(fb_.pack_struct(port_struct(u_.ir_name + "_out", u_.outputs), outs, Dest::ret(), loc(Span{u_.file, 0, 0})));
   }
 

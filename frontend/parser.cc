@@ -232,9 +232,11 @@ class Parser {
       bool& flag = m.kind == Tok::KwConst ? s->is_const : m.kind == Tok::KwShared ? s->is_shared : s->is_volatile;
       if (flag) fail(m.span, "'" + m.text + "' is given twice");
       flag = true;
+      if (m.kind == Tok::KwShared && at(Tok::LParen)) combine_kind(*s);
     }
     if (s->is_const && s->is_volatile)
       fail(s->span, "a binding cannot be both const and volatile", DiagKind::ConstVolatile);
+    if (s->is_shared && at(Tok::LParen)) fail(peek().span, one_cell_message());
     const Token& n = expect(Tok::Ident, "a binding name");
     s->name = n.text;
     s->name_span = n.span;
@@ -245,6 +247,36 @@ class Parser {
     s->value = expression();
     s->span = join(s->span, s->value->span);
     return s;
+  }
+
+  static std::string one_cell_message() {
+    return "a shared cell is one name, it cannot be destructured: write `shared NAME := value` "
+           "(or `shared(KIND) NAME := value`) for each cell";
+  }
+
+  // `shared(KIND)`, at the '(': how writes to the cell combine.
+  void combine_kind(Stmt& s) {
+    const Token& open = take();
+    // `shared (a, b) := ...` and `shared (a) := ...`: a destructuring, not a kind.
+    if (at(Tok::Ident) && (peek(1).kind == Tok::Comma ||
+                           (peek(1).kind == Tok::RParen && peek(2).kind == Tok::Define && !combine_from_name(peek().text))))
+      fail(join(open.span, peek().span), one_cell_message());
+    if (!at(Tok::Ident))
+      fail(peek().span, "expected how the shared cell combines (last, sum, min, max or count) after 'shared(', found " +
+                            describe(peek()));
+    const Token& k = take();
+    const std::optional<Combine> c = combine_from_name(k.text);
+    if (!c) {
+      std::string m = "unknown combine kind '" + k.text + "' for a shared cell; the kinds are last, sum, min, max and count";
+      std::string lower = k.text;
+      for (char& ch : lower) ch = static_cast<char>(ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch);
+      std::string near = combine_from_name(lower) ? lower : closest_name(k.text, combine_names());
+      if (!near.empty()) m += "; did you mean '" + near + "'?";
+      fail(k.span, m);
+    }
+    s.combine = *c;
+    s.combine_span = k.span;
+    expect(Tok::RParen, "')' after the combine kind");
   }
 
   StmtPtr module_def(StmtPtr s) {

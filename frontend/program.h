@@ -23,6 +23,18 @@ struct CompileOptions {
   // The root file's outputs, in this order, instead of its own (eval --outputs,
   // embed's pull): only their cone of the graph is lowered and run.
   std::vector<std::string> outputs;
+  // For the workload runner, which makes each scope a kernel of its own. Each
+  // top-level `shared` binding of the root kernel becomes a cell: an extern of
+  // the root kernel (is_shared, with its combine) whose default is the
+  // binding's value (a constant; the type is the annotation's, else a
+  // literal's). Bindings that read it read the extern.
+  bool scope_cells = false;
+  // Before checking, each top-level binding `K := ...` of the root kernel is
+  // renamed rename_bindings[K] (its spans stay, so diagnostics point at the
+  // text). Other references to K are not renamed: they resolve to whatever
+  // else defines K (a write-through: `budget := budget - 1` becomes
+  // `__write_budget := budget - 1`, with `extern budget: u64` declared by the caller).
+  std::map<std::string, std::string> rename_bindings;
 };
 
 // An input, extern, parameter or result of a unit.
@@ -31,9 +43,16 @@ struct Port {
   Span span;
   ir::Ty ty;
   bool is_extern = false;             // an effectively-const input
-  bool is_shared = false;             // a shared cell (results)
+  bool is_shared = false;             // a shared cell (results; under scope_cells, the root's cell externs)
   const Expr* default_value = nullptr;  // externs and module parameters
   std::optional<ir::Value> default_constant;  // its value, for the root's externs
+  // Facts the checker fills in for file units' params and outputs.
+  bool is_const = false;              // declared `const` (a binding, or a `shared const` cell)
+  bool is_volatile = false;           // declared `volatile`
+  // Changes per evaluation: an input, a value that depends on an input (not
+  // on externs only), or one that is volatile or reads a volatile value.
+  bool dynamic = false;
+  Combine combine = Combine::Last;    // is_shared: how writes to the cell combine
 };
 
 struct Callee {

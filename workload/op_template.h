@@ -1,0 +1,47 @@
+// An op field as nb-rs writes it: literal text with bind points. `{name}`
+// (also `{bind:name}`, `{input:name}`) reads a name of the enclosing scope;
+// `{{expr}}`, or `{expr}` when expr is not a plain name, is an inline binding:
+// a binding of the enclosing scope's kernel made for this field.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ir/expected.h"
+#include "workload/model.h"
+
+namespace polydat::workload {
+
+struct TemplatePart {
+  std::string text;  // literal text, or the name a bind point reads
+  bool is_name = false;
+};
+
+struct OpTemplate {
+  std::vector<TemplatePart> parts;
+  // The field is exactly one bind point: its name (json keeps the value's type).
+  std::optional<std::string> whole_name;
+};
+
+struct InlineBinding {
+  std::string name;  // the binding made for it
+  std::string expr;
+  Mark at;           // where expr starts in the file (line 0 when unknown)
+};
+
+struct TemplateError {
+  std::string message;
+  Mark at;
+};
+
+// Parses `field`; inline bindings get names `prefix` + their index in
+// `inlines` and are appended to it.
+ir::Expected<OpTemplate, TemplateError> parse_template(const Field& field, const std::string& prefix,
+                                                       std::vector<InlineBinding>& inlines);
+
+// Whether `text` is a plain identifier.
+bool is_identifier(std::string_view text);
+
+}  // namespace polydat::workload
