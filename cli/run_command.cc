@@ -6,7 +6,6 @@
 
 #include "cli/commands.h"
 #include "cli/ordered_run.h"
-#include "sim/llvm/native_embed.h"
 #include "workload/model.h"
 #include "workload/runner.h"
 
@@ -21,7 +20,7 @@ int run_command(const RunArgs& args) {
     return kUsageError;
   }
   o.format = *format;
-  if (args.engine == "llvm") o.engine = sim::native_engine();
+  if (args.engine == "llvm") o.native = true;
   else if (args.engine != "interp") {
     fmt::print(stderr, "error: --engine is interp or llvm, not '{}'\n", args.engine);
     return kUsageError;
@@ -45,7 +44,7 @@ int run_command(const RunArgs& args) {
   if (args.explain) {
     auto t = explain_workload(*w, o);
     if (!t) {
-      fmt::print(stderr, "{}\n", t.error());
+      fmt::print(stderr, "{}{}", t.error(), t.error().ends_with('\n') ? "" : "\n");
       return kUserError;
     }
     fmt::print("{}", t->tree);
@@ -67,7 +66,7 @@ int run_command(const RunArgs& args) {
   if (progress_shown) fmt::print(stderr, "\r\033[K");
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!r) {
-    fmt::print(stderr, "{}\n", r.error());
+    fmt::print(stderr, "{}{}", r.error(), r.error().ends_with('\n') ? "" : "\n");
     return kUserError;
   }
   if (!args.quiet)

@@ -21,3 +21,8 @@ step "emit-sv: SystemVerilog and report" "emit-sv $kernel -o $out"
 step "cosim: Verilator against the interpreter, free flow, then 30% stalls" "cosim $kernel --cycles 10000"
 "$polydat" cosim "$kernel" --cycles 10000
 "$polydat" cosim "$kernel" --cycles 10000 --stall 0.3 --seed 7
+workload=examples/workloads/budget.yaml
+step "run: a workload — scopes, shared cells with combine templates, one line per op" "run $workload"
+"$polydat" run "$workload"
+step "run --explain: the scope tree of a for_each sweep (structural and parametric variables)" "run examples/workloads/sweep.yaml --explain"
+"$polydat" run examples/workloads/sweep.yaml --explain

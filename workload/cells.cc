@@ -6,17 +6,6 @@ namespace polydat::workload {
 
 using ir::TyKind;
 
-const char* combine_name(frontend::Combine c) {
-  switch (c) {
-    case frontend::Combine::Last: return "last";
-    case frontend::Combine::Sum: return "sum";
-    case frontend::Combine::Min: return "min";
-    case frontend::Combine::Max: return "max";
-    case frontend::Combine::Count: return "count";
-  }
-  return "last";
-}
-
 namespace {
 bool is_int(const ir::Ty& t) { return t.is_int(); }
 bool is_float(const ir::Ty& t) { return t.kind() == TyKind::F32 || t.kind() == TyKind::F64; }

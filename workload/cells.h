@@ -11,12 +11,10 @@
 
 namespace polydat::workload {
 
-// "last", "sum", "min", "max", "count".
-const char* combine_name(frontend::Combine c);
-
 // The value a write stores into a cell of type `cell`: the same type as is;
-// an integer or bool widened losslessly (u32 -> u64, u64 -> f64 when exact,
-// bool -> 0/1); an integer 0 or 1 into a bool cell. Anything else (narrowing,
+// a type every value of which the cell's type holds exactly (u32 -> u64,
+// u32 -> f64, f32 -> f64; not u64 -> f64); bool -> 0/1; an integer 0 or 1
+// into a bool cell. Anything else (narrowing,
 // a kind change, 7 into a bool) is refused with the reason.
 ir::Expected<ir::Value, std::string> value_for_cell(const ir::Value& written, const ir::Ty& cell);
 

@@ -55,6 +55,12 @@ ir::Expected<void, RunError> Frame::attach(std::shared_ptr<const CompiledScope> 
   return {};
 }
 
+std::optional<ir::Value> Frame::extern_value(const std::string& name) const {
+  if (auto it = cells_.find(name); it != cells_.end()) return it->second;
+  if (auto it = bound_.find(name); it != bound_.end()) return it->second;
+  return std::nullopt;
+}
+
 ir::Expected<void, RunError> Frame::evaluate(uint64_t cycle, bool commit) {
   if (!kernel_) return {};
   if (!commit && evaluated_cycle_ == cycle && evaluated_version_ == version_) return {};

@@ -17,6 +17,7 @@
 #include "frontend/embed.h"
 #include "ir/expected.h"
 #include "ir/value.h"
+#include "sim/llvm/native_kernel.h"
 #include "workload/subcontext.h"
 
 namespace polydat::workload {
@@ -27,6 +28,7 @@ struct CompiledScope {
   embed::Kernel prototype;
   std::map<std::string, size_t> output_index;
   std::vector<size_t> write_output;  // per write-through: its output's index
+  std::shared_ptr<const sim::NativeKernel> native;  // with the native engine: for phases run in batches
 };
 
 enum class Seeding : uint8_t {
@@ -55,6 +57,8 @@ class Frame {
   // outer frames and declares its cells (at their initial values).
   ir::Expected<void, RunError> attach(std::shared_ptr<const CompiledScope> scope);
   bool has_kernel() const { return kernel_.has_value(); }
+  // What the kernel's extern `name` holds now: a bound import, or a cell as this frame sees it.
+  std::optional<ir::Value> extern_value(const std::string& name) const;
   const CompiledScope* scope() const { return scope_.get(); }
 
   // Evaluates the kernel at `cycle` (if it has one); with `commit`, stores its

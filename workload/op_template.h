@@ -41,6 +41,14 @@ struct TemplateError {
 ir::Expected<OpTemplate, TemplateError> parse_template(const Field& field, const std::string& prefix,
                                                        std::vector<InlineBinding>& inlines);
 
+// An op ready to render: its fields' templates and the name its `if:` reads
+// (a plain name, or the inline binding made for an expression).
+struct PreparedOp {
+  const OpDef* def = nullptr;
+  std::vector<std::pair<std::string, OpTemplate>> fields;
+  std::optional<std::string> condition;
+};
+
 // Whether `text` is a plain identifier.
 bool is_identifier(std::string_view text);
 

@@ -8,6 +8,8 @@
 #include <set>
 
 #include "frontend/diagnostics.h"
+#include "sim/llvm/native_embed.h"
+#include "workload/batch_phase.h"
 #include "workload/frame.h"
 #include "workload/op_template.h"
 #include "workload/subcontext.h"
@@ -28,12 +30,7 @@ using Status = ir::Expected<void, std::string>;
 
 constexpr size_t kFlushBytes = 1 << 16;
 constexpr uint64_t kProgressEvery = 1 << 16;
-
-struct PreparedOp {
-  const OpDef* def = nullptr;
-  std::vector<std::pair<std::string, OpTemplate>> fields;
-  std::optional<std::string> condition;  // the name an `if:` reads (plain, or an inline binding)
-};
+constexpr uint64_t kBatchCycles = 4096;  // cycles per native call in a batched phase
 
 // A phase's ops with their inline bindings, as fragments of the phase's kernel.
 struct PreparedOps {
@@ -218,13 +215,18 @@ class Runner {
     embed::KernelOptions ko;
     ko.compile = m->options;
     ko.outputs = m->options.outputs;
-    ko.engine = o_.engine;
+    if (o_.native) ko.engine = sim::native_engine();
     auto k = embed::Kernel::compile(m->source, ko);
     if (!k) return label + ": the kernel does not run on this engine: " + k.error().to_string();
-    auto c = std::make_shared<CompiledScope>(CompiledScope{std::move(*m), std::move(*k), {}, {}});
+    auto c = std::make_shared<CompiledScope>(CompiledScope{std::move(*m), std::move(*k), {}, {}, nullptr});
     const std::vector<std::string> outs = c->prototype.output_names();
     for (size_t i = 0; i < outs.size(); ++i) c->output_index[outs[i]] = i;
     for (const WriteThrough& wt : c->module.write_throughs) c->write_output.push_back(c->output_index.at(wt.output));
+    if (o_.native && c->module.write_throughs.empty() && c->module.cycle_imports.empty()) {
+      auto n = compile_native(c->module);
+      if (!n) return n.error();
+      c->native = std::move(*n);
+    }
     ++s_.compiles;
     cache_.emplace(key, c);
     return std::shared_ptr<const CompiledScope>(c);
@@ -251,7 +253,9 @@ class Runner {
         if (is_identifier(c)) {
           po.condition = std::string(c);
         } else {
-          InlineBinding b{prefix + "_if_" + std::to_string(inlines.size()), std::string(c), op.condition->content};
+          Mark at = op.condition->content;
+          if (at.line) at.col += static_cast<uint32_t>(c.data() - text.data());  // past blanks and a brace
+          InlineBinding b{prefix + "_if_" + std::to_string(inlines.size()), std::string(c), at};
           po.condition = b.name;
           inlines.push_back(std::move(b));
         }
@@ -260,10 +264,9 @@ class Runner {
       p.ops.push_back(std::move(po));
     }
     for (const InlineBinding& b : inlines) {
-      Mark at = b.at;
-      const std::string text = b.name + " := " + substitute_vars(b.expr, vars);
-      if (at.line) at.col = at.col > b.name.size() + 4 ? at.col - static_cast<uint32_t>(b.name.size() + 4) : 1;
-      p.fragments.push_back(Fragment{text, at, false, true});
+      const std::string head = b.name + " := ";
+      p.fragments.push_back(
+          Fragment{head + substitute_vars(b.expr, vars), b.at, false, true, static_cast<uint32_t>(head.size())});
     }
     return p;
   }
@@ -566,7 +569,23 @@ class Runner {
       return {};
     }
     ++s_.phases;
-    for (uint64_t c = 0; c < cycles && !closed_; ++c) {
+    uint64_t c = 0;
+    if (o_.format == LineFormat::Stmt && f.scope() && f.scope()->native) {
+      if (auto batch = BatchPhase::plan(f, ops->ops, f.scope()->native)) {
+        while (c < cycles && !closed_) {
+          const size_t n = static_cast<size_t>(std::min<uint64_t>(cycles - c, kBatchCycles));
+          const BatchPhase::Done d = batch->render(c, n, buf_);
+          c += d.rows;
+          s_.cycles += d.rows;
+          s_.ops += d.lines;
+          s_.skipped += d.skipped;
+          if (o_.progress) o_.progress(s_.cycles, s_.ops);
+          if (buf_.size() >= kFlushBytes) flush();
+          if (d.rows < n) break;  // a loop past the limit: the op-by-op path below reports it
+        }
+      }
+    }
+    for (; c < cycles && !closed_; ++c) {
       if (auto e = f.evaluate(c, true); !e) return e.error();
       for (const PreparedOp& op : ops->ops)
         if (auto st = render(op, f, c); !st) return st;
@@ -610,7 +629,15 @@ class Runner {
     return **v;
   }
 
+  // One op's line; on an error nothing of it is kept.
   Status render(const PreparedOp& op, Frame& f, uint64_t cycle) {
+    const size_t mark = buf_.size();
+    Status st = render_line(op, f, cycle);
+    if (!st) buf_.resize(mark);
+    return st;
+  }
+
+  Status render_line(const PreparedOp& op, Frame& f, uint64_t cycle) {
     if (op.condition) {
       auto v = value_of(f, *op.condition, cycle, *op.def);
       if (!v) return v.error();
@@ -709,7 +736,7 @@ class Runner {
     list("imports once", m.imports);
     list("imports per cycle", m.cycle_imports);
     std::vector<std::string> cells, wts, outs;
-    for (const OwnCell& oc : m.cells) cells.push_back(std::string(combine_word(oc.combine)) + " " + oc.name + ": " + ir::ty_label(oc.ty));
+    for (const OwnCell& oc : m.cells) cells.push_back((oc.combine == frontend::Combine::Last ? std::string("shared") : "shared(" + std::string(frontend::combine_name(oc.combine)) + ")") + " " + oc.name + ": " + ir::ty_label(oc.ty));
     for (const WriteThrough& wt : m.write_throughs) wts.push_back(wt.cell);
     for (const auto& [name, v] : m.names)
       if (v.kind == VisibleName::Kind::Binding) outs.push_back(name + (v.dynamic ? "" : " (per scope)"));
@@ -719,16 +746,6 @@ class Runner {
     if (!s.empty() && s.back() == ';') s.pop_back();
     return s;
   }
-  static const char* combine_word(frontend::Combine c) {
-    switch (c) {
-      case frontend::Combine::Sum: return "shared(sum)";
-      case frontend::Combine::Min: return "shared(min)";
-      case frontend::Combine::Max: return "shared(max)";
-      case frontend::Combine::Count: return "shared(count)";
-      default: return "shared";
-    }
-  }
-
   const Workload& w_;
   const RunOptions& o_;
   const std::function<bool(const std::string&)>* sink_;

@@ -30,7 +30,7 @@ std::optional<LineFormat> parse_line_format(std::string_view name);
 struct RunOptions {
   std::string scenario;                                        // empty: `default`, else every phase in order
   std::vector<std::pair<std::string, std::string>> overrides;  // name=value from the command line
-  embed::ProgramFactory engine;                                // empty: the interpreter
+  bool native = false;                                         // the LLVM engine (else the interpreter)
   LineFormat format = LineFormat::Stmt;
   std::vector<std::string> lib_paths;                          // -L folders for the kernels' calls
   uint64_t max_loop_iterations = 1000000;                      // a do_while/do_until past this is an error

@@ -49,18 +49,32 @@ std::vector<std::string> split_lines(const std::string& text) {
   return lines;
 }
 
-// Line and column (1-based) of byte `offset` in `text`.
-Mark mark_at(const std::string& text, uint32_t offset) {
-  Mark m{1, 1};
-  for (uint32_t i = 0; i < offset && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++m.line;
-      m.col = 1;
-    } else {
-      ++m.col;
+// The compiler's diagnostics, each shown at its place in the workload file
+// (the kernel text is the file's fragments moved about; module files as they are).
+std::string render_in_file(const frontend::CompileResult& r, const Placement& pl, const ParentView& pv) {
+  const frontend::SourceMap& sources = r.program->sources;
+  auto relabel = [](std::string text, const char* word) {
+    const size_t at = text.find(": error: ");
+    if (at != std::string::npos) text.replace(at, 9, std::string(": ") + word + ": ");
+    return text;
+  };
+  std::string out;
+  for (const frontend::Diagnostic& d : r.diagnostics().list()) {
+    const Mark m = d.span.file == 0 ? pl.file_mark(d.span.start) : Mark{};
+    if (!m.line) {
+      out += frontend::render(d, sources);
+      continue;
+    }
+    std::string one = render_workload_error(pv.path, pv.text, m, d.message, frontend::diag_kind_name(d.kind));
+    if (d.severity == frontend::Severity::Warning) one = relabel(one, "warning");
+    out += one;
+    for (const auto& [span, note] : d.notes) {
+      const Mark nm = span.file == 0 ? pl.file_mark(span.start) : Mark{};
+      out += nm.line ? relabel(render_workload_error(pv.path, pv.text, nm, note, ""), "note")
+                     : frontend::render_note_at(sources, span, note);
     }
   }
-  return m;
+  return out;
 }
 
 std::string where(const VisibleName& n) {
@@ -70,26 +84,62 @@ std::string where(const VisibleName& n) {
 }
 }  // namespace
 
-std::string place_fragments(const std::vector<Fragment>& fragments) {
+Placement place(const std::vector<Fragment>& fragments) {
   std::vector<const Fragment*> order;
   for (const Fragment& f : fragments) order.push_back(&f);
+  auto index_of = [&](const Fragment* f) { return static_cast<uint32_t>(f - fragments.data()); };
   std::stable_sort(order.begin(), order.end(),
                    [](const Fragment* a, const Fragment* b) { return a->content.line < b->content.line; });
   std::vector<std::string> lines;
+  Placement p;
   for (const Fragment* f : order) {
     const std::vector<std::string> text = split_lines(f->text);
     for (size_t i = 0; i < text.size(); ++i) {
-      size_t target = f->content.line ? f->content.line + i : 0;  // 1-based
-      if (target <= lines.size()) target = lines.size() + 1;       // taken (or no place): after what is there
+      const uint32_t file_line = f->content.line ? static_cast<uint32_t>(f->content.line + i) : 0;
+      // The file column of this line's first real byte, and how many made-up bytes come before it.
+      const uint32_t file_col = i == 0 || f->literal_block ? std::max<uint32_t>(f->content.col, 1) : 1;
+      const uint32_t made = i == 0 ? f->prefix : 0;
+      size_t target = file_line;  // 1-based; 0: no place of its own
+      std::string indent;
+      if (target > lines.size() && file_col > made) {
+        indent.assign(file_col - 1 - made, ' ');
+      } else {
+        target = lines.size() + 1;  // taken, no place, or no room for the prefix: after what is there
+      }
       lines.resize(target - 1);
-      const bool indent = f->content.col > 1 && (i == 0 || f->literal_block);
-      lines.push_back((indent ? std::string(f->content.col - 1, ' ') : std::string()) + text[i]);
+      p.origin.resize(target - 1);
+      lines.push_back(indent + text[i]);
+      const uint32_t real_at = static_cast<uint32_t>(indent.size() + made + 1);  // placed column of the first real byte
+      p.origin.push_back(LineOrigin{file_line, static_cast<int64_t>(file_col) - real_at, real_at, index_of(f)});
     }
   }
-  std::string out;
-  for (const std::string& l : lines) out += l + '\n';
-  return out;
+  for (const std::string& l : lines) p.text += l + '\n';
+  return p;
 }
+
+uint32_t Placement::fragment_at(uint32_t offset) const {
+  uint32_t line = 1;
+  for (uint32_t i = 0; i < offset && i < text.size(); ++i) line += text[i] == '\n';
+  return line <= origin.size() ? origin[line - 1].fragment : UINT32_MAX;
+}
+
+Mark Placement::file_mark(uint32_t offset) const {
+  uint32_t line = 1, col = 1;
+  for (uint32_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      col = 1;
+    } else {
+      ++col;
+    }
+  }
+  if (line > origin.size() || origin[line - 1].line == 0) return Mark{};
+  const LineOrigin& o = origin[line - 1];
+  const int64_t c = static_cast<int64_t>(std::max(col, o.first)) + o.shift;
+  return Mark{o.line, static_cast<uint32_t>(c < 1 ? 1 : c)};
+}
+
+std::string place_fragments(const std::vector<Fragment>& fragments) { return place(fragments).text; }
 
 SubcontextBuilder::SubcontextBuilder(ParentView parent, std::string label, Mark at)
     : parent_(std::move(parent)), label_(std::move(label)), at_(at) {}
@@ -115,7 +165,8 @@ SubcontextBuilder& SubcontextBuilder::lib_paths(std::vector<std::string> paths) 
 }
 
 ir::Expected<void, ContractViolation> SubcontextBuilder::add_result_bindings(Fragment f) {
-  const frontend::BlockNames names = frontend::analyze_block(parent_.path, place_fragments({f}));
+  const Placement pl = place({f});
+  const frontend::BlockNames names = frontend::analyze_block(parent_.path, pl.text);
   if (names.parse_ok) {
     for (const frontend::NameDef& d : names.defs)
       for (const char* m : kMagic)
@@ -124,8 +175,8 @@ ir::Expected<void, ContractViolation> SubcontextBuilder::add_result_bindings(Fra
           v.kind = ContractViolation::Kind::ReservedName;
           v.name = d.name;
           v.message = "'" + d.name + "' is given by the op's result and cannot be assigned in result bindings";
-          v.rendered = render_workload_error(parent_.path, parent_.text, mark_at(place_fragments({f}), d.name_span.start),
-                                             v.message, kind_name(v.kind));
+          const Mark at = pl.file_mark(d.name_span.start);
+          v.rendered = render_workload_error(parent_.path, parent_.text, at.line ? at : at_, v.message, kind_name(v.kind));
           return v;
         }
     for (const frontend::NameRef& r : names.free_refs)
@@ -139,7 +190,8 @@ ir::Expected<void, ContractViolation> SubcontextBuilder::add_result_bindings(Fra
 ir::Expected<ScopeModule, ContractViolation> SubcontextBuilder::finalize() const {
   ScopeModule m;
   m.label = label_;
-  const std::string placed = place_fragments(body_);
+  const Placement pl = place(body_);
+  const std::string& placed = pl.text;
   auto fail = [&](ContractViolation::Kind k, std::string name, std::string message, Mark at) {
     ContractViolation v;
     v.kind = k;
@@ -153,20 +205,10 @@ ir::Expected<ScopeModule, ContractViolation> SubcontextBuilder::finalize() const
     ContractViolation v;
     v.kind = ContractViolation::Kind::Compile;
     v.message = "the bindings of " + label_ + " do not parse";
-    v.rendered = names.diagnostics;
+    frontend::CompileResult r = frontend::compile_source(parent_.path, placed);
+    v.rendered = r.ok() ? names.diagnostics : render_in_file(r, pl, parent_);
     return v;
   }
-  // Which fragment (by placed line) a definition comes from: op-level ones may not shadow.
-  std::set<uint32_t> no_shadow_lines;
-  {
-    std::vector<Fragment> alone;
-    for (const Fragment& f : body_)
-      if (f.no_shadow && f.content.line) {
-        const size_t n = split_lines(f.text).size();
-        for (size_t i = 0; i < n; ++i) no_shadow_lines.insert(static_cast<uint32_t>(f.content.line + i));
-      }
-  }
-
   std::set<std::string> defined;
   for (const frontend::NameDef& d : names.defs) defined.insert(d.name);
 
@@ -181,7 +223,7 @@ ir::Expected<ScopeModule, ContractViolation> SubcontextBuilder::finalize() const
       continue;
     }
     if (std::find(magic_.begin(), magic_.end(), r.name) != magic_.end()) continue;
-    if (import_free_) imports.emplace_back(r.name, mark_at(placed, r.span.start));
+    if (import_free_) imports.emplace_back(r.name, pl.file_mark(r.span.start));
   }
   std::set<std::string> seen;
   std::vector<std::string> import_names;
@@ -189,8 +231,9 @@ ir::Expected<ScopeModule, ContractViolation> SubcontextBuilder::finalize() const
     if (!seen.insert(name).second) continue;
     auto it = parent_.names.find(name);
     if (it == parent_.names.end() || it->second.kind == VisibleName::Kind::Coordinate) {
-      std::vector<std::string> known;
-      for (const auto& [n, _] : parent_.names) known.push_back(n);
+      std::vector<std::string> known;  // what could be meant: names an import may read
+      for (const auto& [n, v] : parent_.names)
+        if (n != name && v.kind != VisibleName::Kind::Coordinate) known.push_back(n);
       std::string msg = "'" + name + "' is not defined in " + label_ + " nor in any scope around it";
       const std::string close = frontend::closest_name(name, known);
       if (!close.empty()) msg += " (did you mean '" + close + "'?)";
@@ -203,10 +246,10 @@ ir::Expected<ScopeModule, ContractViolation> SubcontextBuilder::finalize() const
   std::map<std::string, std::string> renames;
   for (const frontend::NameDef& d : names.defs) {
     if (d.kind != frontend::NameDef::Kind::Binding && d.kind != frontend::NameDef::Kind::Part) continue;
-    if (d.is_shared && d.kind == frontend::NameDef::Kind::Binding) continue;  // a cell of this scope, not a binding
-    const Mark at = mark_at(placed, d.name_span.start);
+    const Mark at = pl.file_mark(d.name_span.start);
     auto it = parent_.names.find(d.name);
-    if (it != parent_.names.end() && no_shadow_lines.count(at.line))
+    const Fragment* from = pl.fragment_at(d.name_span.start) < body_.size() ? &body_[pl.fragment_at(d.name_span.start)] : nullptr;
+    if (it != parent_.names.end() && from && from->no_shadow)
       return fail(ContractViolation::Kind::OpShadow, d.name,
                   "op-level binding '" + d.name + "' would shadow the " + kind_word(it->second.kind) + " '" + d.name +
                       "' of " + where(it->second) + "; op bindings add names, they do not replace them",
@@ -214,8 +257,15 @@ ir::Expected<ScopeModule, ContractViolation> SubcontextBuilder::finalize() const
     if (it != parent_.names.end() && it->second.is_const)
       return fail(ContractViolation::Kind::FinalShadow, d.name,
                   "'" + d.name + "' is const in " + where(it->second) + " and cannot be redefined in " + label_, at);
-    if (it != parent_.names.end() && it->second.kind == VisibleName::Kind::Cell && !d.is_shared &&
-        d.kind == frontend::NameDef::Kind::Binding) {
+    if (d.is_shared && d.kind == frontend::NameDef::Kind::Binding) continue;  // a cell of this scope, not a binding
+    if (it != parent_.names.end() && it->second.kind == VisibleName::Kind::Cell &&
+        d.kind == frontend::NameDef::Kind::Part)
+      return fail(ContractViolation::Kind::WriteType, d.name,
+                  "'" + d.name + "' is a shared cell of " + where(it->second) +
+                      "; a destructuring cannot write it: bind the part to another name, then write the cell with `" +
+                      d.name + " := that_name`",
+                  at);
+    if (it != parent_.names.end() && it->second.kind == VisibleName::Kind::Cell) {
       renames[d.name] = kWritePrefix + d.name;
       m.write_throughs.push_back(
           WriteThrough{d.name, kWritePrefix + d.name, it->second.ty, it->second.combine, label_});
@@ -267,7 +317,7 @@ ir::Expected<ScopeModule, ContractViolation> SubcontextBuilder::finalize() const
     ContractViolation v;
     v.kind = ContractViolation::Kind::Compile;
     v.message = "the bindings of " + label_ + " do not compile";
-    v.rendered = r.render_diagnostics();
+    v.rendered = render_in_file(r, pl, parent_);
     return v;
   }
   const frontend::Unit& k = r.kernel();
@@ -276,9 +326,9 @@ ir::Expected<ScopeModule, ContractViolation> SubcontextBuilder::finalize() const
     if (p.name != kCycle && !p.is_extern && std::find(m.cycle_imports.begin(), m.cycle_imports.end(), p.name) == m.cycle_imports.end())
       return fail(ContractViolation::Kind::Compile, p.name,
                   "input '" + p.name + "' of " + label_ + " has no source: a scope's kernel is fed `cycle` only",
-                  mark_at(placed, p.span.start));
+                  pl.file_mark(p.span.start));
     if (p.is_shared) {
-      VisibleName v{p.name, p.ty, VisibleName::Kind::Cell, false, false, p.combine, label_, mark_at(placed, p.span.start)};
+      VisibleName v{p.name, p.ty, VisibleName::Kind::Cell, p.is_const, false, p.combine, label_, pl.file_mark(p.span.start)};
       m.names[p.name] = v;
       m.cells.push_back(OwnCell{p.name, p.ty, p.combine, p.default_constant.value_or(ir::Value::zero(p.ty))});
     }
@@ -294,13 +344,13 @@ ir::Expected<ScopeModule, ContractViolation> SubcontextBuilder::finalize() const
                     "binding '" + wt->cell + "' of " + label_ + " writes a " + ir::ty_label(p.ty) +
                         " value into shared cell '" + wt->cell + "' (" + ir::ty_label(wt->ty) + ", declared in " +
                         where(cell) + "); convert it explicitly",
-                    mark_at(placed, p.span.start));
+                    pl.file_mark(p.span.start));
       }
       continue;
     }
     if (p.name.rfind("__", 0) == 0) continue;
     m.names[p.name] = VisibleName{p.name, p.ty, VisibleName::Kind::Binding, p.is_const, p.dynamic,
-                                  frontend::Combine::Last, label_, mark_at(placed, p.span.start)};
+                                  frontend::Combine::Last, label_, pl.file_mark(p.span.start)};
   }
   for (const auto& [name, at] : imports_)
     if (!referenced.count(name))

@@ -17,6 +17,7 @@
 //   - an import the compiled kernel does not read is reported, not refused.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -46,6 +47,8 @@ struct Fragment {
   Mark content;               // where text's first character is (0 line: nowhere in particular)
   bool literal_block = false; // line i of text is file line content.line + i
   bool no_shadow = false;     // op-level bindings: may not define a name the parent shows
+  uint32_t prefix = 0;        // text's first `prefix` bytes are made here (`__x := ` of an inline
+                              // binding); `content` is where text[prefix] sits in the file
 };
 
 struct WriteThrough {
@@ -120,7 +123,25 @@ class SubcontextBuilder {
 
 // The fragments laid out at their lines in the workload file (blank lines
 // between), so the compiler's line:col are the file's: what finalize compiles
-// before its declarations.
+// before its declarations. Where a fragment cannot sit at its own place (its
+// line is taken, or its made-up prefix does not fit before its column), it
+// goes after what is there, and `origin` says where each placed line came
+// from, so a diagnostic is still shown at the file's line and column.
+struct LineOrigin {
+  uint32_t line = 0;   // the file's line (0: made here, nowhere in the file)
+  int64_t shift = 0;   // file column = placed column + shift
+  uint32_t first = 1;  // placed columns before this are made here: they show at first + shift
+  uint32_t fragment = UINT32_MAX;  // the index of the fragment it holds a line of
+};
+struct Placement {
+  std::string text;
+  std::vector<LineOrigin> origin;  // per placed line (1-based: origin[0] is line 1)
+  // Where byte `offset` of `text` (or of text followed by more) is in the file.
+  Mark file_mark(uint32_t offset) const;
+  // The index (in place()'s argument) of the fragment byte `offset` is in; UINT32_MAX past them.
+  uint32_t fragment_at(uint32_t offset) const;
+};
+Placement place(const std::vector<Fragment>& fragments);
 std::string place_fragments(const std::vector<Fragment>& fragments);
 
 }  // namespace polydat::workload

@@ -1,6 +1,8 @@
 #include "workload/values.h"
 
+#include <bit>
 #include <charconv>
+#include <cstring>
 #include <cmath>
 #include <cstdlib>
 #include <system_error>
@@ -111,6 +113,59 @@ std::optional<std::string> gk_literal(const ir::Value& v) {
       if (v.ty().kind() == ir::TyKind::U64 || v.ty().kind() == ir::TyKind::I64) return s;
       return "(" + s + " as " + ir::ty_label(v.ty()) + ")";
     }
+  }
+}
+
+namespace {
+// A record field's bits, sign-extended for signed integers.
+uint64_t field_bits(const sim::RecordField& f, const unsigned char* rec) {
+  uint64_t x = 0;
+  std::memcpy(&x, rec + f.offset, f.size < 8 ? f.size : 8);
+  return x;
+}
+}  // namespace
+
+void render_op_field(std::string& out, const sim::RecordField& f, const unsigned char* rec) {
+  switch (f.kind) {
+    case ir::TyKind::Str: {
+      sim::StrView s;
+      std::memcpy(&s, rec + f.offset, sizeof s);
+      out.append(s.ptr, s.len);
+      return;
+    }
+    case ir::TyKind::Bool: out += field_bits(f, rec) ? "true" : "false"; return;
+    case ir::TyKind::F64: fixed_float(out, std::bit_cast<double>(field_bits(f, rec))); return;
+    case ir::TyKind::F32: fixed_float(out, std::bit_cast<float>(static_cast<uint32_t>(field_bits(f, rec)))); return;
+    default: {
+      const uint64_t bits = field_bits(f, rec);
+      char buf[24];
+      const bool is_signed = f.kind == ir::TyKind::I8 || f.kind == ir::TyKind::I16 || f.kind == ir::TyKind::I32 ||
+                             f.kind == ir::TyKind::I64;
+      std::to_chars_result res;
+      if (is_signed) {
+        const unsigned w = static_cast<unsigned>(f.size * 8);
+        const int64_t v = w >= 64 ? static_cast<int64_t>(bits)
+                                  : static_cast<int64_t>((bits ^ (uint64_t{1} << (w - 1))) - (uint64_t{1} << (w - 1)));
+        res = std::to_chars(buf, buf + sizeof buf, v);
+      } else {
+        res = std::to_chars(buf, buf + sizeof buf, bits);
+      }
+      out.append(buf, res.ptr);
+    }
+  }
+}
+
+bool field_truthy(const sim::RecordField& f, const unsigned char* rec) {
+  switch (f.kind) {
+    case ir::TyKind::Str: {
+      sim::StrView s;
+      std::memcpy(&s, rec + f.offset, sizeof s);
+      const std::string_view v(s.ptr, s.len);
+      return !v.empty() && v != "false" && v != "0";
+    }
+    case ir::TyKind::F64: return std::bit_cast<double>(field_bits(f, rec)) != 0;
+    case ir::TyKind::F32: return std::bit_cast<float>(static_cast<uint32_t>(field_bits(f, rec))) != 0;
+    default: return field_bits(f, rec) != 0;
   }
 }
 

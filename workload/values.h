@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "ir/value.h"
+#include "sim/llvm/record_layout.h"
 
 namespace polydat::workload {
 
@@ -21,6 +22,10 @@ ir::Value param_value(std::string_view text);
 // NaN, inf, -inf), str as is. This is nb-rs's stdout rendering.
 void render_op_value(std::string& out, const ir::Value& v);
 std::string op_text(const ir::Value& v);
+// The same for a field of a native record (bit for bit what render_op_value shows for its value).
+void render_op_field(std::string& out, const sim::RecordField& f, const unsigned char* rec);
+// truthy() of a record field.
+bool field_truthy(const sim::RecordField& f, const unsigned char* rec);
 
 // The value as GK source text that evaluates back to it: 7, -3, true, a float
 // literal, a quoted and escaped string. nullopt for a tuple or unit.

@@ -154,7 +154,7 @@ int main(int argc, char** argv) {
   const std::vector<std::pair<std::string, void (*)()>> sections{
       {"ir", bench_ir_scale},          {"interpreter", bench_interpreter},       {"compile", bench_compile_time},
       {"cosim", bench::bench_cosim_throughput}, {"native", bench::bench_native_backend},
-      {"nbrs", bench::bench_nbrs_kernels}, {"streaming", bench::bench_streaming}};
+      {"nbrs", bench::bench_nbrs_kernels}, {"streaming", bench::bench_streaming}, {"workload", bench::bench_workload_run}};
   const std::vector<std::string> wanted(argv + 1, argv + argc);
   for (const auto& [name, run] : sections)
     if (wanted.empty() || std::find(wanted.begin(), wanted.end(), name) != wanted.end()) run();

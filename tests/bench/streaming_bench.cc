@@ -105,4 +105,23 @@ void bench_streaming() {
   print_load_average();
 }
 
+void bench_workload_run() {
+  const std::string workload = std::string(POLYDAT_SOURCE_ROOT) + "/tests/bench/workloads/short_lines.yaml";
+  fmt::print("\nWorkloads: polydat run tests/bench/workloads/short_lines.yaml n=N --engine E -q > /dev/null\n");
+  fmt::print("  (one run each, one thread, the process timed whole: compile and start included)\n");
+  fmt::print("  {:>11} {:>7} {:>8} {:>12} {:>9}\n", "lines", "engine", "s", "lines/s", "peak MB");
+  for (const auto& [lines, engine] : std::vector<std::pair<uint64_t, std::string>>{
+           {1'000'000, "interp"}, {1'000'000, "llvm"}, {100'000'000, "llvm"}}) {
+    const ProcessFigures f =
+        run_to({POLYDAT_EXE, "run", workload, "n=" + std::to_string(lines), "--engine", engine, "-q"}, "/dev/null");
+    if (!f.ok) {
+      fmt::print("  {:>11} {:>7}  (the run failed)\n", lines, engine);
+      continue;
+    }
+    fmt::print("  {:>11} {:>7} {:>8.2f} {:>12.3g} {:>9.1f}\n", lines, engine, f.seconds,
+               static_cast<double>(lines) / f.seconds, static_cast<double>(f.peak_kb) / 1024);
+  }
+  print_load_average();
+}
+
 }  // namespace polydat::bench

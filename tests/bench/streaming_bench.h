@@ -6,5 +6,7 @@
 namespace polydat::bench {
 
 void bench_streaming();
+// `polydat run` on a workload of short lines: lines per second and peak memory.
+void bench_workload_run();
 
 }  // namespace polydat::bench

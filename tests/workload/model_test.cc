@@ -15,6 +15,8 @@
 //     fails (65 levels load).
 #include <doctest/doctest.h>
 
+#include "test_text.h"
+
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -48,17 +50,7 @@ LoadError error_of(const std::string& text) {
 
 std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
 
-// The file's line `n` (1-based), without its newline.
-std::string file_line(const std::string& text, uint32_t n) {
-  size_t start = 0;
-  for (uint32_t i = 1; i < n; ++i) {
-    start = text.find('\n', start);
-    if (start == std::string::npos) return "";
-    ++start;
-  }
-  const size_t end = text.find('\n', start);
-  return text.substr(start, end == std::string::npos ? std::string::npos : end - start);
-}
+using test::file_line;
 
 // For a literal block: every non-blank line i of the text is file line
 // content.line + i from column content.col (the contract of model.h).

@@ -1,0 +1,424 @@
+// The scope model through the runner: read-through, shadowing, const, the
+// loop_scope x iter_scope matrix, write-through with combine templates,
+// structural and parametric variables, per-cycle values from outer scopes,
+// and every error path, each on a workload written here. Every run is done on
+// the interpreter and on native code and the two outputs must be identical.
+#include <doctest/doctest.h>
+#include <xxhash.h>
+
+#include <string>
+
+#include "workload/model.h"
+#include "workload/runner.h"
+
+using namespace polydat;
+using namespace polydat::workload;
+
+namespace {
+
+uint64_t xxh(uint64_t x) { return XXH3_64bits(&x, sizeof x); }  // little-endian host
+
+struct Ran {
+  bool ok = false;
+  std::string out;    // the lines
+  std::string error;  // the rendered error
+  RunSummary summary;
+};
+
+Ran run_on(const std::string& yaml, RunOptions o) {
+  Ran r;
+  auto w = parse_workload_text(yaml, "test.yaml");
+  if (!w) {
+    r.error = w.error().rendered;
+    return r;
+  }
+  auto s = run_workload(*w, o, [&](const std::string& text) {
+    r.out += text;
+    return true;
+  });
+  if (!s) {
+    r.error = s.error();
+    return r;
+  }
+  r.ok = true;
+  r.summary = *s;
+  return r;
+}
+
+// Both engines; their lines and errors must agree.
+Ran run(const std::string& yaml, RunOptions o = {}) {
+  Ran interp = run_on(yaml, o);
+  o.native = true;
+  Ran native = run_on(yaml, o);
+  CHECK(native.out == interp.out);
+  CHECK(native.ok == interp.ok);
+  if (!interp.ok) CHECK(native.error.substr(0, 40) == interp.error.substr(0, 40));
+  return interp;
+}
+
+Ran run_scenario(const std::string& yaml, const std::string& scenario) {
+  RunOptions o;
+  o.scenario = scenario;
+  return run(yaml, o);
+}
+
+// The 2x2 matrix: `bump` adds 100 to the workload's shared(sum) cell before
+// the loop; each iteration's phase adds 1 and shows the cell as it sees it.
+std::string matrix_yaml(const std::string& loop, const std::string& iter) {
+  return R"(bindings: |
+  shared(sum) total: u64 := 0
+phases:
+  bump:
+    bindings: |
+      total := 100
+    ops:
+      line: "bump total={total}"
+  add:
+    bindings: |
+      total := 1
+    ops:
+      line: "add i={i} total={total}"
+  report:
+    ops:
+      line: "report total={total}"
+scenarios:
+  default:
+    - bump
+    - for_each: "i in 1,2,3"
+      loop_scope: )" + loop + R"(
+      iter_scope: )" + iter + R"(
+      phases:
+        - add
+    - report
+)";
+}
+
+}  // namespace
+
+TEST_CASE("run: the loop_scope x iter_scope matrix, each cell") {
+  // clean loop: seeded from the workload as it began (total 0), not after bump (100).
+  // inherit iterations: each sees the ones before; clean: each starts from the loop's seed.
+  // Every write goes through to the owner, so the workload ends at 103 in all four.
+  struct Cell {
+    const char* loop;
+    const char* iter;
+    int a, b, c;
+  };
+  for (const Cell& m : {Cell{"clean", "inherit", 1, 2, 3}, Cell{"clean", "clean", 1, 1, 1},
+                        Cell{"inherit", "inherit", 101, 102, 103}, Cell{"inherit", "clean", 101, 101, 101}}) {
+    CAPTURE(std::string(m.loop));
+    CAPTURE(std::string(m.iter));
+    Ran r = run(matrix_yaml(m.loop, m.iter));
+    REQUIRE_MESSAGE(r.ok, r.error);
+    CHECK(r.out == "bump total=100\nadd i=1 total=" + std::to_string(m.a) + "\nadd i=2 total=" + std::to_string(m.b) +
+                       "\nadd i=3 total=" + std::to_string(m.c) + "\nreport total=103\n");
+  }
+}
+
+TEST_CASE("run: the defaults are loop_scope clean, iter_scope inherit") {
+  std::string yaml = matrix_yaml("clean", "inherit");
+  const std::string plain = [&] {
+    std::string s = yaml;
+    s.erase(s.find("      loop_scope: clean\n"), std::string("      loop_scope: clean\n").size());
+    s.erase(s.find("      iter_scope: inherit\n"), std::string("      iter_scope: inherit\n").size());
+    return s;
+  }();
+  Ran a = run(yaml), b = run(plain);
+  REQUIRE(a.ok);
+  CHECK(a.out == b.out);
+}
+
+TEST_CASE("run: outer values read through, per scope and per cycle") {
+  const std::string yaml = R"(bindings: |
+  input cycle: u64
+  const region := "eu"
+  id := hash(cycle) % 10
+  volatile v := 7
+phases:
+  plain:
+    cycles: 3
+    ops:
+      line: "plain cycle={cycle} id={id} region={region}"
+  derived:
+    cycles: 3
+    bindings: |
+      input cycle: u64
+      twice := id * 2 + v
+      tag := "{region}-{twice}"
+    ops:
+      line: "derived {tag}"
+)";
+  Ran r = run(yaml);
+  REQUIRE_MESSAGE(r.ok, r.error);
+  std::string want;
+  for (uint64_t c = 0; c < 3; ++c)
+    want += "plain cycle=" + std::to_string(c) + " id=" + std::to_string(xxh(c) % 10) + " region=eu\n";
+  for (uint64_t c = 0; c < 3; ++c) want += "derived eu-" + std::to_string(xxh(c) % 10 * 2 + 7) + "\n";
+  CHECK(r.out == want);
+  // `id` changes per cycle and `v` is volatile: both are read per cycle; `region` once.
+  auto w = parse_workload_text(yaml, "test.yaml");
+  REQUIRE(w);
+  auto e = explain_workload(*w, {});
+  REQUIRE(e);
+  CHECK(e->tree.find("imports once [region]; imports per cycle [id, v]") != std::string::npos);
+}
+
+TEST_CASE("run: an inner binding shadows an outer one, only inside") {
+  Ran r = run(R"(bindings: |
+  base := 1000
+phases:
+  inner:
+    bindings: |
+      base := 5
+      sum := base + 1
+    ops:
+      line: "inner base={base} sum={sum}"
+  outer:
+    ops:
+      line: "outer base={base}"
+)");
+  REQUIRE_MESSAGE(r.ok, r.error);
+  CHECK(r.out == "inner base=5 sum=6\nouter base=1000\n");
+}
+
+TEST_CASE("run: a write-through reaches the owner through every scope between") {
+  // The cell is the workload's; the phase that writes it runs two loops deep.
+  Ran r = run(R"(bindings: |
+  shared(count) writes: u64 := 0
+  shared(max) top: u64 := 0
+  shared(min) low: str := "zz"
+  shared last: u64 := 0
+phases:
+  w:
+    cycles: 2
+    bindings: |
+      input cycle: u64
+      writes := 0
+      top := a * 10 + cycle
+      low := "{b}{cycle}"
+      last := a * 100 + cycle
+    ops:
+      line: "a={a} b={b} writes={writes} top={top} low={low} last={last}"
+  after:
+    ops:
+      line: "after writes={writes} top={top} low={low} last={last}"
+scenarios:
+  default:
+    - for_each: "a in 1,2"
+      phases:
+        - for_each: "b in m,k"
+          phases:
+            - w
+    - after
+)");
+  REQUIRE_MESSAGE(r.ok, r.error);
+  const std::string want =
+      "a=1 b=m writes=1 top=10 low=m0 last=100\n"
+      "a=1 b=m writes=2 top=11 low=m0 last=101\n"
+      "a=1 b=k writes=3 top=11 low=k0 last=100\n"
+      "a=1 b=k writes=4 top=11 low=k0 last=101\n"
+      "a=2 b=m writes=5 top=20 low=k0 last=200\n"
+      "a=2 b=m writes=6 top=21 low=k0 last=201\n"
+      "a=2 b=k writes=7 top=21 low=k0 last=200\n"
+      "a=2 b=k writes=8 top=21 low=k0 last=201\n"
+      "after writes=8 top=21 low=k0 last=201\n";
+  CHECK(r.out == want);
+}
+
+TEST_CASE("run: structural variables recompile per iteration, parametric ones do not") {
+  const std::string structural = R"(phases:
+  p:
+    for_each: "k in 3,5,7"
+    cycles: 2
+    bindings: |
+      input cycle: u64
+      v := hash(cycle) % {k}
+    ops:
+      line: "k={k} v={v}"
+)";
+  Ran s = run(structural);
+  REQUIRE_MESSAGE(s.ok, s.error);
+  CHECK(s.summary.compiles == 3);
+  std::string want;
+  for (uint64_t k : {3, 5, 7})
+    for (uint64_t c = 0; c < 2; ++c) want += "k=" + std::to_string(k) + " v=" + std::to_string(xxh(c) % k) + "\n";
+  CHECK(s.out == want);
+  // The same values, with k read as a name: one kernel, k set per iteration.
+  std::string parametric = structural;
+  parametric.replace(parametric.find("% {k}"), 5, "% k");
+  Ran p = run(parametric);
+  REQUIRE_MESSAGE(p.ok, p.error);
+  CHECK(p.summary.compiles == 1);
+  CHECK(p.out == want);
+}
+
+TEST_CASE("run: multi-clause for_each, the later clause seeing the earlier variable") {
+  Ran r = run(R"(phases:
+  p:
+    for_each: "a in x,y, b in {a}1,{a}2"
+    ops:
+      line: "{a}/{b}"
+)");
+  REQUIRE_MESSAGE(r.ok, r.error);
+  CHECK(r.out == "x/x1\nx/x2\ny/y1\ny/y2\n");
+}
+
+TEST_CASE("run: do_while and do_until check before each iteration, with the counter set") {
+  Ran r = run(R"(params:
+  n: "2"
+phases:
+  p:
+    ops:
+      line: "i={i}"
+  q:
+    ops:
+      line: "j={j}"
+scenarios:
+  default:
+    - do_while: "{i} < {n}"
+      counter: i
+      phases: [p]
+    - do_until: "{j} * {j} > 5"
+      counter: j
+      phases: [q]
+    - do_while: "{i} < 0"
+      counter: i
+      phases: [p]
+)");
+  REQUIRE_MESSAGE(r.ok, r.error);
+  CHECK(r.out == "i=0\ni=1\nj=0\nj=1\nj=2\n");
+}
+
+TEST_CASE("run: if: by name and by expression, and top-level ops in turn") {
+  Ran r = run(R"(bindings: |
+  input cycle: u64
+  even := cycle % 2 == 0
+ops:
+  a:
+    if: even
+    stmt: "a {cycle}"
+  b:
+    if: "{cycle > 2}"
+    stmt: "b {cycle}"
+  c: "c {{cycle * 10}}"
+params:
+  cycles: "7"
+)");
+  REQUIRE_MESSAGE(r.ok, r.error);
+  // cycle c renders op c % 3 when its condition holds.
+  CHECK(r.out == "a 0\nc 20\nb 4\nc 50\na 6\n");
+  CHECK(r.summary.skipped == 2);
+}
+
+TEST_CASE("run: params from the file and from the command line") {
+  const std::string yaml = R"(params:
+  count: "2"
+  word: "hi"
+phases:
+  p:
+    cycles: "{count}"
+    bindings: |
+      input cycle: u64
+      x := cycle + {count}
+    ops:
+      line: "{word} {x}"
+)";
+  Ran a = run(yaml);
+  REQUIRE(a.ok);
+  CHECK(a.out == "hi 2\nhi 3\n");
+  RunOptions o;
+  o.overrides = {{"count", "3"}, {"word", "yo"}};
+  Ran b = run(yaml, o);
+  REQUIRE(b.ok);
+  CHECK(b.out == "yo 3\nyo 4\nyo 5\n");
+}
+
+TEST_CASE("run: every error names the file, line, column and kind") {
+  struct Case {
+    const char* what;
+    std::string yaml;
+    std::string starts;  // the error's first characters
+    std::string kind;
+  };
+  const Case cases[] = {
+      {"a const shadowed", "bindings: |\n  const base := 1\nphases:\n  p:\n    bindings: |\n      base := 2\n    ops:\n      l: \"{base}\"\n",
+       "test.yaml:6:7: error: 'base' is const in workload at line 2", "[final-shadow]"},
+      {"an op binding shadowing", "bindings: |\n  id := 1\nphases:\n  p:\n    ops:\n      l:\n        bindings: |\n          id := 2\n        stmt: \"{id}\"\n",
+       "test.yaml:8:11: error: op-level binding 'id'", "[op-shadow]"},
+      {"a write of the wrong type", "bindings: |\n  shared n: u64 := 0\nphases:\n  p:\n    bindings: |\n      n := 1.5\n    ops:\n      l: \"{n}\"\n",
+       "test.yaml:6:7: error: binding 'n' of phase p writes a f64 value into shared cell 'n' (u64", "[write-type]"},
+      {"an unknown name", "bindings: |\n  count := 1\nphases:\n  p:\n    bindings: |\n      x := cout + 1\n    ops:\n      l: \"{x}\"\n",
+       "test.yaml:6:12: error: 'cout' is not defined in phase p nor in any scope around it (did you mean 'count'?)",
+       "[unbound-import]"},
+      {"a type error in a block", "phases:\n  p:\n    bindings: |\n      input cycle: u64\n      x := cycle + 1\n      y := x + \"s\"\n    ops:\n      l: \"{y}\"\n",
+       "test.yaml:6:", ""},
+      {"a combine on the wrong type", "bindings: |\n  shared(sum) s := \"x\"\nphases:\n  p:\n    ops:\n      l: \"{s}\"\n",
+       "test.yaml:2:10: error: shared(sum) needs an integer or float cell", "[type-mismatch]"},
+      {"a bad count", "phases:\n  p:\n    cycles: \"{1.5}\"\n    ops:\n      l: x\n", "test.yaml:3:14: error:", ""},
+      {"an unclosed bind point", "phases:\n  p:\n    ops:\n      l: \"a {b\"\n", "test.yaml:4:13: error: this '{' is never closed",
+       "[op-template]"},
+      {"an op reading nothing", "phases:\n  p:\n    ops:\n      l: \"a {nothing}\"\n",
+       "test.yaml:4:7: error: op 'l' reads 'nothing', which no scope around it defines", "[unbound-name]"},
+      {"an unknown phase", "phases:\n  p:\n    ops:\n      l: x\nscenarios:\n  default:\n    - q\n", "test.yaml:7:7: error: ",
+       "[unknown-phase]"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(std::string(c.what));
+    Ran r = run(c.yaml);
+    REQUIRE(!r.ok);
+    CHECK_MESSAGE(r.error.rfind(c.starts, 0) == 0, r.error);
+    CHECK_MESSAGE(r.error.find(c.kind) != std::string::npos, r.error);
+    CHECK(r.out.empty());
+  }
+}
+
+TEST_CASE("run: run-time errors: a bool cell given 7, a loop that never ends, an unknown scenario") {
+  Ran bad = run("bindings: |\n  shared flag := false\nphases:\n  p:\n    cycles: 3\n    bindings: |\n      input cycle: u64\n      flag := cycle + 6\n    ops:\n      l: \"{flag}\"\n");
+  REQUIRE(!bad.ok);
+  CHECK_MESSAGE(bad.error.find("phase p, cycle 0: binding 'flag' wrote 6 (u64) into shared cell 'flag' (bool)") != std::string::npos, bad.error);
+  RunOptions o;
+  o.max_loop_iterations = 5;
+  Ran endless = run("phases:\n  p:\n    ops:\n      l: x\nscenarios:\n  default:\n    - do_while: \"true\"\n      phases: [p]\n", o);
+  REQUIRE(!endless.ok);
+  CHECK(endless.error.find("[loop-limit]") != std::string::npos);
+  CHECK(endless.out == "x\nx\nx\nx\nx\n");  // the lines before the error are kept
+  Ran none = run_scenario("phases:\n  p:\n    ops:\n      l: x\nscenarios:\n  fast: [p]\n  full: [p]\n", "fsat");
+  REQUIRE(!none.ok);
+  CHECK(none.error.find("no scenario 'fsat' in this workload (did you mean 'fast'?) [unknown-scenario]") != std::string::npos);
+}
+
+TEST_CASE("run: formats: csv quotes, jsonl keeps a whole-field value's type") {
+  const std::string yaml = R"(phases:
+  p:
+    cycles: 2
+    bindings: |
+      input cycle: u64
+      f := cycle as f64 / 2.0
+    ops:
+      o:
+        stmt: "a, {cycle}"
+        n: "{cycle}"
+        x: "{f}"
+)";
+  RunOptions csv;
+  csv.format = LineFormat::Csv;
+  Ran c = run(yaml, csv);
+  REQUIRE(c.ok);
+  CHECK(c.out == "\"a, 0\",0,0\n\"a, 1\",1,0.5\n");
+  RunOptions jl;
+  jl.format = LineFormat::Jsonl;
+  Ran j = run(yaml, jl);
+  REQUIRE(j.ok);
+  CHECK(j.out == "{\"stmt\":\"a, 0\",\"n\":0,\"x\":0}\n{\"stmt\":\"a, 1\",\"n\":1,\"x\":0.5}\n");
+}
+
+TEST_CASE("run: the sink going away stops the run quietly") {
+  const std::string yaml = "phases:\n  p:\n    cycles: 100000000\n    ops:\n      l: \"{cycle}\"\n";
+  auto w = parse_workload_text(yaml, "test.yaml");
+  REQUIRE(w);
+  size_t calls = 0;
+  auto s = run_workload(*w, {}, [&](const std::string&) { return ++calls < 3; });
+  REQUIRE(s);
+  CHECK(calls == 3);
+  CHECK(s->cycles < 1000000);
+}
