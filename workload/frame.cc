@@ -1,6 +1,7 @@
 #include "workload/frame.h"
 
 #include "workload/cells.h"
+#include "workload/model.h"
 #include "workload/values.h"
 
 namespace polydat::workload {
@@ -88,7 +89,14 @@ ir::Expected<void, RunError> Frame::evaluate(uint64_t cycle, bool commit) {
     if (auto s = set(name, c->second); !s) return s;
   }
   auto out = kernel_->evaluate();
-  if (!out) return RunError(label_ + ", cycle " + std::to_string(cycle) + ": " + out.error().to_string());
+  if (!out) {
+    // At the place in the workload file the kernel's error points to, else at the scope.
+    const embed::EmbeddingError& e = out.error();
+    Mark at = e.position ? m.placement.file_mark(static_cast<uint32_t>(*e.position)) : Mark{};
+    if (!at.line) at = m.at;
+    return render_workload_error(m.path, m.file_text, at, label_ + ", cycle " + std::to_string(cycle) + ": " + e.message,
+                                 e.name.empty() ? std::string(embed::kind_name(e.kind)) : e.name);
+  }
   outputs_ = std::move(*out);
   evaluated_cycle_ = cycle;
   if (commit) {
@@ -97,9 +105,11 @@ ir::Expected<void, RunError> Frame::evaluate(uint64_t cycle, bool commit) {
       const ir::Value& written = outputs_.at(scope_->write_output[i]);
       auto v = value_for_cell(written, w.ty);
       if (!v)
-        return RunError(label_ + ", cycle " + std::to_string(cycle) + ": binding '" + w.cell + "' wrote " +
-                        op_text(written) + " (" + ir::ty_label(written.ty()) + ") into shared cell '" + w.cell +
-                        "' (" + ir::ty_label(w.ty) + "): " + v.error() + " [write-type]");
+        return render_workload_error(m.path, m.file_text, w.at.line ? w.at : m.at,
+                                     label_ + ", cycle " + std::to_string(cycle) + ": binding '" + w.cell + "' wrote " +
+                                         op_text(written) + " (" + ir::ty_label(written.ty()) + ") into shared cell '" +
+                                         w.cell + "' (" + ir::ty_label(w.ty) + "): " + v.error(),
+                                     "write-type");
       write(w.cell, *v);
     }
   }

@@ -190,7 +190,11 @@ ir::Expected<void, ContractViolation> SubcontextBuilder::add_result_bindings(Fra
 ir::Expected<ScopeModule, ContractViolation> SubcontextBuilder::finalize() const {
   ScopeModule m;
   m.label = label_;
-  const Placement pl = place(body_);
+  m.path = parent_.path;
+  m.file_text = parent_.text;
+  m.at = at_;
+  m.placement = place(body_);
+  const Placement& pl = m.placement;
   const std::string& placed = pl.text;
   auto fail = [&](ContractViolation::Kind k, std::string name, std::string message, Mark at) {
     ContractViolation v;
@@ -268,7 +272,7 @@ ir::Expected<ScopeModule, ContractViolation> SubcontextBuilder::finalize() const
     if (it != parent_.names.end() && it->second.kind == VisibleName::Kind::Cell) {
       renames[d.name] = kWritePrefix + d.name;
       m.write_throughs.push_back(
-          WriteThrough{d.name, kWritePrefix + d.name, it->second.ty, it->second.combine, label_});
+          WriteThrough{d.name, kWritePrefix + d.name, it->second.ty, it->second.combine, label_, at});
       continue;
     }
     m.exports.push_back(d.name);

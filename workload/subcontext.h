@@ -57,7 +57,31 @@ struct WriteThrough {
   ir::Ty ty;                  // the cell's type
   frontend::Combine combine = frontend::Combine::Last;
   std::string binding_scope;  // for run-time messages
+  Mark at;                    // the writing binding, in the workload file
 };
+
+// The fragments laid out at their lines in the workload file (blank lines
+// between), so the compiler's line:col are the file's: what finalize compiles
+// before its declarations. Where a fragment cannot sit at its own place (its
+// line is taken, or its made-up prefix does not fit before its column), it
+// goes after what is there, and `origin` says where each placed line came
+// from, so a diagnostic is still shown at the file's line and column.
+struct LineOrigin {
+  uint32_t line = 0;   // the file's line (0: made here, nowhere in the file)
+  int64_t shift = 0;   // file column = placed column + shift
+  uint32_t first = 1;  // placed columns before this are made here: they show at first + shift
+  uint32_t fragment = UINT32_MAX;  // the index of the fragment it holds a line of
+};
+struct Placement {
+  std::string text;
+  std::vector<LineOrigin> origin;  // per placed line (1-based: origin[0] is line 1)
+  // Where byte `offset` of `text` (or of text followed by more) is in the file.
+  Mark file_mark(uint32_t offset) const;
+  // The index (in place()'s argument) of the fragment byte `offset` is in; UINT32_MAX past them.
+  uint32_t fragment_at(uint32_t offset) const;
+};
+Placement place(const std::vector<Fragment>& fragments);
+std::string place_fragments(const std::vector<Fragment>& fragments);
 
 // A cell the scope declares (`shared x := 0`): an extern of its kernel.
 struct OwnCell {
@@ -82,6 +106,11 @@ struct ScopeModule {
   std::vector<OwnCell> cells;             // the cells it declares
   std::vector<std::string> outputs;       // the kernel's outputs, in record order
   std::vector<std::pair<std::string, ir::Ty>> params;  // the kernel's inputs and externs, in record order
+  // Where run-time errors are shown: the workload file, the scope's mark, and
+  // where each byte of `source` came from.
+  std::string path, file_text;
+  Mark at;
+  Placement placement;
 };
 
 // The parent as the builder sees it: every name visible there.
@@ -121,27 +150,6 @@ class SubcontextBuilder {
   bool import_free_ = false;
 };
 
-// The fragments laid out at their lines in the workload file (blank lines
-// between), so the compiler's line:col are the file's: what finalize compiles
-// before its declarations. Where a fragment cannot sit at its own place (its
-// line is taken, or its made-up prefix does not fit before its column), it
-// goes after what is there, and `origin` says where each placed line came
-// from, so a diagnostic is still shown at the file's line and column.
-struct LineOrigin {
-  uint32_t line = 0;   // the file's line (0: made here, nowhere in the file)
-  int64_t shift = 0;   // file column = placed column + shift
-  uint32_t first = 1;  // placed columns before this are made here: they show at first + shift
-  uint32_t fragment = UINT32_MAX;  // the index of the fragment it holds a line of
-};
-struct Placement {
-  std::string text;
-  std::vector<LineOrigin> origin;  // per placed line (1-based: origin[0] is line 1)
-  // Where byte `offset` of `text` (or of text followed by more) is in the file.
-  Mark file_mark(uint32_t offset) const;
-  // The index (in place()'s argument) of the fragment byte `offset` is in; UINT32_MAX past them.
-  uint32_t fragment_at(uint32_t offset) const;
-};
-Placement place(const std::vector<Fragment>& fragments);
-std::string place_fragments(const std::vector<Fragment>& fragments);
+
 
 }  // namespace polydat::workload

@@ -375,7 +375,12 @@ TEST_CASE("run: every error names the file, line, column and kind") {
 TEST_CASE("run: run-time errors: a bool cell given 7, a loop that never ends, an unknown scenario") {
   Ran bad = run("bindings: |\n  shared flag := false\nphases:\n  p:\n    cycles: 3\n    bindings: |\n      input cycle: u64\n      flag := cycle + 6\n    ops:\n      l: \"{flag}\"\n");
   REQUIRE(!bad.ok);
-  CHECK_MESSAGE(bad.error.find("phase p, cycle 0: binding 'flag' wrote 6 (u64) into shared cell 'flag' (bool)") != std::string::npos, bad.error);
+  CHECK_MESSAGE(bad.error.rfind("test.yaml:8:7: error: phase p, cycle 0: binding 'flag' wrote 6 (u64) into shared cell 'flag' (bool)", 0) == 0, bad.error);
+  CHECK(bad.error.find("[write-type]\n        flag := cycle + 6\n        ^\n") != std::string::npos);
+  // A loop past the iteration limit: at the loop, in the file, on both engines.
+  Ran limit = run("phases:\n  p:\n    cycles: 3\n    bindings: |\n      input cycle: u64\n      x := loop (i = 0) while i >= 0 { i = i + 1 } yield i\n    ops:\n      l: \"{x}\"\n");
+  REQUIRE(!limit.ok);
+  CHECK_MESSAGE(limit.error.rfind("test.yaml:6:12: error: phase p, cycle 0: the loop ran more than 1000000 iterations [iteration-limit]", 0) == 0, limit.error);
   RunOptions o;
   o.max_loop_iterations = 5;
   Ran endless = run("phases:\n  p:\n    ops:\n      l: x\nscenarios:\n  default:\n    - do_while: \"true\"\n      phases: [p]\n", o);
