@@ -4,23 +4,9 @@
 #include <cstring>
 #include <map>
 
-#include "frontend/compile.h"
-#include "ir/pass_pipeline.h"
 #include "workload/values.h"
 
 namespace polydat::workload {
-
-ir::Expected<std::shared_ptr<const sim::NativeKernel>, std::string> compile_native(const ScopeModule& m) {
-  frontend::CompileResult r = frontend::compile_source("<" + m.label + ">", m.source, m.options);
-  if (!r.ok()) return m.label + ": " + r.render_diagnostics();
-  auto opt = ir::optimize(*r.ir);
-  if (!opt) return m.label + ": the optimiser failed: " + opt.error().message;
-  sim::LowerOptions lower;  // a scope's externs hold for the whole phase: read once per batch
-  for (const frontend::Port& p : r.kernel().params) lower.batch_invariant.push_back(p.is_extern);
-  auto k = sim::NativeKernel::compile(*opt, opt->entry(), lower);
-  if (!k) return m.label + ": " + k.error();
-  return std::shared_ptr<const sim::NativeKernel>(std::move(*k));
-}
 
 namespace {
 // A scalar value into a record field (a str points into the value, which must outlive the record).

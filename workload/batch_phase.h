@@ -18,9 +18,6 @@
 
 namespace polydat::workload {
 
-// The scope's kernel on native code, its externs batch-invariant.
-ir::Expected<std::shared_ptr<const sim::NativeKernel>, std::string> compile_native(const ScopeModule& m);
-
 class BatchPhase {
  public:
   // A plan for `ops` (stmt lines) of frame `f` on `kernel`, or nullopt when the

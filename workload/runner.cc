@@ -215,18 +215,15 @@ class Runner {
     embed::KernelOptions ko;
     ko.compile = m->options;
     ko.outputs = m->options.outputs;
-    if (o_.native) ko.engine = sim::native_engine();
+    std::shared_ptr<const sim::NativeKernel> native;  // the same JIT compile, for phases run in batches
+    if (o_.native) ko.engine = sim::native_engine([&](std::shared_ptr<const sim::NativeKernel> k) { native = std::move(k); });
     auto k = embed::Kernel::compile(m->source, ko);
     if (!k) return label + ": the kernel does not run on this engine: " + k.error().to_string();
     auto c = std::make_shared<CompiledScope>(CompiledScope{std::move(*m), std::move(*k), {}, {}, nullptr});
     const std::vector<std::string> outs = c->prototype.output_names();
     for (size_t i = 0; i < outs.size(); ++i) c->output_index[outs[i]] = i;
     for (const WriteThrough& wt : c->module.write_throughs) c->write_output.push_back(c->output_index.at(wt.output));
-    if (o_.native && c->module.write_throughs.empty() && c->module.cycle_imports.empty()) {
-      auto n = compile_native(c->module);
-      if (!n) return n.error();
-      c->native = std::move(*n);
-    }
+    c->native = std::move(native);
     ++s_.compiles;
     cache_.emplace(key, c);
     return std::shared_ptr<const CompiledScope>(c);

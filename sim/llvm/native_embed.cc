@@ -53,4 +53,17 @@ embed::ProgramFactory native_engine() {
   };
 }
 
+embed::ProgramFactory native_engine(std::function<void(std::shared_ptr<const NativeKernel>)> keep) {
+  return [keep = std::move(keep)](const ir::CategoryIr& optimized, const std::vector<bool>& is_extern)
+             -> ir::Expected<std::shared_ptr<const embed::Program>, std::string> {
+    LowerOptions lower;
+    lower.batch_invariant = is_extern;  // one row per embed call agrees with itself; batches hold externs fixed
+    auto k = NativeKernel::compile(optimized, optimized.entry(), lower);
+    if (!k) return k.error();
+    std::shared_ptr<const NativeKernel> kernel(std::move(*k));
+    if (keep) keep(kernel);
+    return std::shared_ptr<const embed::Program>(std::make_shared<NativeProgram>(std::move(kernel)));
+  };
+}
+
 }  // namespace polydat::sim
