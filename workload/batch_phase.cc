@@ -86,12 +86,7 @@ std::optional<BatchPhase> BatchPhase::plan(Frame& f, const std::vector<PreparedO
       }
     }
     // stmt's choice of field: stmt, raw, prepared, else every field on its own line.
-    std::vector<const OpTemplate*> shown;
-    for (const char* pick : {"stmt", "raw", "prepared"})
-      for (const auto& [name, t] : op.fields)
-        if (shown.empty() && name == pick) shown.push_back(&t);
-    if (shown.empty())
-      for (const auto& [name, t] : op.fields) shown.push_back(&t);
+    const std::vector<const OpTemplate*> shown = stmt_fields(op);
     for (size_t i = 0; i < shown.size(); ++i) {
       if (i) o.parts.push_back(Part{Part::Kind::Text, "\n", 0});
       for (const TemplatePart& tp : shown[i]->parts) {

@@ -30,6 +30,28 @@ const ir::Value* Frame::find_var(const std::string& name) const {
   return nullptr;
 }
 
+bool Frame::is_cell(const std::string& name) const {
+  auto it = visible_.find(name);
+  return it != visible_.end() && it->second.kind == VisibleName::Kind::Cell;
+}
+
+RunError Frame::located(const std::string& message, const char* kind) const {
+  if (!scope_) return label_ + ": " + message + " [" + kind + "]";
+  const ScopeModule& m = scope_->module;
+  return render_workload_error(m.path, m.file_text, m.at, label_ + ": " + message, kind);
+}
+
+// An import's value: this frame's own variable, else what the scopes around it say.
+ir::Expected<ir::Value, RunError> Frame::outer_value(const std::string& name, uint64_t cycle) {
+  if (auto it = vars_.find(name); it != vars_.end()) return it->second;
+  if (parent_) {
+    auto r = parent_->lookup(name, cycle);
+    if (!r) return r.error();
+    if (*r) return **r;
+  }
+  return located("'" + name + "' has no value at cycle " + std::to_string(cycle) + " in the scopes around it", "unbound-name");
+}
+
 ir::Expected<void, RunError> Frame::attach(std::shared_ptr<const CompiledScope> scope) {
   scope_ = std::move(scope);
   const ScopeModule& m = scope_->module;
@@ -40,16 +62,10 @@ ir::Expected<void, RunError> Frame::attach(std::shared_ptr<const CompiledScope> 
   }
   kernel_.emplace(scope_->prototype.fork());
   for (const std::string& name : m.imports) {
-    if (cells_.count(name)) continue;  // a cell: read per evaluation from this frame's view
-    std::optional<ir::Value> v;
-    if (auto it = vars_.find(name); it != vars_.end()) v = it->second;
-    else if (parent_) {
-      auto r = parent_->lookup(name, 0);
-      if (!r) return r.error();
-      v = *r;
-    }
-    if (!v) return RunError(label_ + ": '" + name + "' has no value in the scopes around it");
-    if (auto s = kernel_->set(name, *v); !s) return RunError(label_ + ": " + s.error().to_string());
+    if (is_cell(name)) continue;  // read per evaluation from this frame's view
+    auto v = outer_value(name, 0);
+    if (!v) return v.error();
+    if (auto s = kernel_->set(name, *v); !s) return located(s.error().to_string(), "bind");
     bound_[name] = *v;
   }
   for (const auto& [name, entry] : m.names) visible_[name] = entry;
@@ -57,7 +73,7 @@ ir::Expected<void, RunError> Frame::attach(std::shared_ptr<const CompiledScope> 
 }
 
 std::optional<ir::Value> Frame::extern_value(const std::string& name) const {
-  if (auto it = cells_.find(name); it != cells_.end()) return it->second;
+  if (auto it = cells_.find(name); it != cells_.end() && is_cell(name)) return it->second;
   if (auto it = bound_.find(name); it != bound_.end()) return it->second;
   return std::nullopt;
 }
@@ -67,26 +83,19 @@ ir::Expected<void, RunError> Frame::evaluate(uint64_t cycle, bool commit) {
   if (!commit && evaluated_cycle_ == cycle && evaluated_version_ == version_) return {};
   const ScopeModule& m = scope_->module;
   auto set = [&](const std::string& name, const ir::Value& v) -> ir::Expected<void, RunError> {
-    if (auto s = kernel_->set(name, v); !s) return RunError(label_ + ", cycle " + std::to_string(cycle) + ": " + s.error().to_string());
+    if (auto s = kernel_->set(name, v); !s) return located("cycle " + std::to_string(cycle) + ": " + s.error().to_string(), "bind");
     return {};
   };
   if (m.reads_cycle)
     if (auto s = set("cycle", ir::Value::integer(ir::TyKind::U64, cycle)); !s) return s;
   for (const std::string& name : m.cycle_imports) {
-    std::optional<ir::Value> v;
-    if (auto it = vars_.find(name); it != vars_.end()) v = it->second;
-    else if (parent_) {
-      auto r = parent_->lookup(name, cycle);
-      if (!r) return r.error();
-      v = *r;
-    }
-    if (!v) return RunError(label_ + ": '" + name + "' has no value at cycle " + std::to_string(cycle));
+    auto v = outer_value(name, cycle);
+    if (!v) return v.error();
     if (auto s = set(name, *v); !s) return s;
   }
   for (const auto& [name, ty] : m.params) {
-    auto c = cells_.find(name);
-    if (c == cells_.end()) continue;
-    if (auto s = set(name, c->second); !s) return s;
+    if (!is_cell(name)) continue;
+    if (auto s = set(name, cells_.at(name)); !s) return s;
   }
   auto out = kernel_->evaluate();
   if (!out) {
@@ -103,14 +112,16 @@ ir::Expected<void, RunError> Frame::evaluate(uint64_t cycle, bool commit) {
     for (size_t i = 0; i < m.write_throughs.size(); ++i) {
       const WriteThrough& w = m.write_throughs[i];
       const ir::Value& written = outputs_.at(scope_->write_output[i]);
-      auto v = value_for_cell(written, w.ty);
+      // A count cell counts writes of anything: no conversion.
+      auto v = w.combine == frontend::Combine::Count ? ir::Expected<ir::Value, std::string>(ir::Value::zero(w.ty))
+                                                     : value_for_cell(written, w.ty);
       if (!v)
         return render_workload_error(m.path, m.file_text, w.at.line ? w.at : m.at,
                                      label_ + ", cycle " + std::to_string(cycle) + ": binding '" + w.cell + "' wrote " +
                                          op_text(written) + " (" + ir::ty_label(written.ty()) + ") into shared cell '" +
                                          w.cell + "' (" + ir::ty_label(w.ty) + "): " + v.error(),
                                      "write-type");
-      write(w.cell, *v);
+      write(w.cell, *v, w.combine);
     }
   }
   evaluated_version_ = version_;
@@ -130,16 +141,14 @@ ir::Expected<std::optional<ir::Value>, RunError> Frame::lookup(const std::string
       if (v.ty().kind() != ir::TyKind::Unit) return std::optional<ir::Value>(v);
     }
   }
-  if (auto it = cells_.find(name); it != cells_.end()) return std::optional<ir::Value>(it->second);
+  if (auto it = cells_.find(name); it != cells_.end() && is_cell(name)) return std::optional<ir::Value>(it->second);
   if (auto it = vars_.find(name); it != vars_.end()) return std::optional<ir::Value>(it->second);
   if (name == "cycle") return std::optional<ir::Value>(ir::Value::integer(ir::TyKind::U64, cycle));
   if (parent_) return parent_->lookup(name, cycle);
   return std::optional<ir::Value>();
 }
 
-void Frame::write(const std::string& cell, const ir::Value& v) {
-  const auto vis = visible_.find(cell);
-  const frontend::Combine c = vis == visible_.end() ? frontend::Combine::Last : vis->second.combine;
+void Frame::write(const std::string& cell, const ir::Value& v, frontend::Combine c) {
   for (Frame* f = this; f; f = f->parent_) {
     auto it = f->cells_.find(cell);
     if (it != f->cells_.end()) {

@@ -72,11 +72,15 @@ class Frame {
   // The cells as this frame sees them, and as it saw them when it began.
   const std::map<std::string, ir::Value>& cells() const { return cells_; }
   const std::map<std::string, ir::Value>& seed() const { return seed_; }
-  // A write of an already-converted value: combined into this frame's view
-  // and every outer view up to the owner's.
-  void write(const std::string& cell, const ir::Value& v);
+  // A write of an already-converted value: combined by `c` into this frame's
+  // view and every outer view up to the owner's.
+  void write(const std::string& cell, const ir::Value& v, frontend::Combine c);
 
  private:
+  bool is_cell(const std::string& name) const;  // a shared cell here (not shadowed by a variable)
+  RunError located(const std::string& message, const char* kind) const;  // at the scope's place in the file
+  ir::Expected<ir::Value, RunError> outer_value(const std::string& name, uint64_t cycle);
+
   Frame* parent_;
   std::string label_;
   Manifest visible_;

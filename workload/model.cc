@@ -808,7 +808,9 @@ ir::Expected<Workload, LoadError> load_workload_file(const std::filesystem::path
 
 std::string render_workload_error(const std::string& path, std::string_view text, Mark at, std::string_view message,
                                   std::string_view kind) {
-  std::string out = escape_controls(path) + ":" + std::to_string(at.line) + ":" + std::to_string(at.col) +
+  // Without a place (a value from the command line): the file alone.
+  std::string out = escape_controls(path) +
+                    (at.line ? ":" + std::to_string(at.line) + ":" + std::to_string(at.col ? at.col : 1) : std::string()) +
                     ": error: " + escape_controls(message);
   if (!kind.empty()) out += " [" + std::string(kind) + "]";
   out += "\n";

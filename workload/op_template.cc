@@ -76,4 +76,13 @@ ir::Expected<OpTemplate, TemplateError> parse_template(const Field& field, const
   return t;
 }
 
+std::vector<const OpTemplate*> stmt_fields(const PreparedOp& op) {
+  for (const char* pick : {"stmt", "raw", "prepared"})
+    for (const auto& [name, t] : op.fields)
+      if (name == pick) return {&t};
+  std::vector<const OpTemplate*> all;
+  for (const auto& [name, t] : op.fields) all.push_back(&t);
+  return all;
+}
+
 }  // namespace polydat::workload

@@ -49,6 +49,10 @@ struct PreparedOp {
   std::optional<std::string> condition;
 };
 
+// What a `stmt` line shows of an op: its `stmt` field, else `raw`, else
+// `prepared` (nb-rs's stdout adapter), else every field, one per line.
+std::vector<const OpTemplate*> stmt_fields(const PreparedOp& op);
+
 // Whether `text` is a plain identifier.
 bool is_identifier(std::string_view text);
 

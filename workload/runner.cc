@@ -30,7 +30,8 @@ using Status = ir::Expected<void, std::string>;
 
 constexpr size_t kFlushBytes = 1 << 16;
 constexpr uint64_t kProgressEvery = 1 << 16;
-constexpr uint64_t kBatchCycles = 4096;  // cycles per native call in a batched phase
+constexpr uint64_t kBatchCycles = 4096;
+constexpr size_t kMaxClauses = 64;        // for_each clauses nest one level each  // cycles per native call in a batched phase
 
 // A phase's ops with their inline bindings, as fragments of the phase's kernel.
 struct PreparedOps {
@@ -100,7 +101,11 @@ std::string substitute_vars(const std::string& text, const Frame& f) {
     }
     if (text[i] == '{') {
       const size_t close = text.find('}', i + 1);
-      if (close != std::string::npos) {
+      if (close == std::string::npos) {  // no more placeholders: the rest as it is
+        out.append(text, i, std::string::npos);
+        break;
+      }
+      {
         const std::string name = text.substr(i + 1, close - i - 1);
         if (is_identifier(name))
           if (const ir::Value* v = f.find_var(name)) {
@@ -113,6 +118,12 @@ std::string substitute_vars(const std::string& text, const Frame& f) {
     out += text[i++];
   }
   return out;
+}
+
+std::string replace_all(std::string text, const std::string& from, const std::string& to) {
+  for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+  return text;
 }
 
 bool mentions_var(const std::string& text, const std::string& var) {
@@ -156,7 +167,7 @@ class Runner {
     if (w_.bindings) frags.push_back(fragment_of(*w_.bindings, root, false));
     PreparedOps top;
     if (top_level_ops && !w_.ops.empty()) {
-      auto p = prepare_ops(w_.ops, "__top", root);
+      auto p = prepare_ops(w_.ops, root);
       if (!p) return p.error();
       top = std::move(*p);
       frags.insert(frags.end(), top.fragments.begin(), top.fragments.end());
@@ -197,12 +208,20 @@ class Runner {
   ir::Expected<std::shared_ptr<const CompiledScope>, std::string> compile(const std::string& label, Mark at,
                                                                           const std::vector<Fragment>& frags,
                                                                           const Frame& parent) {
-    std::string key = label;
-    for (const Fragment& f : frags)
-      key += '\x1f' + std::to_string(f.content.line) + ':' + std::to_string(f.content.col) + (f.no_shadow ? "!" : "") + f.text;
-    for (const auto& [name, v] : parent.visible())
-      key += '\x1e' + name + ':' + ir::ty_label(v.ty) + char('0' + static_cast<int>(v.kind)) + (v.dynamic ? "d" : "") +
-             (v.is_const ? "c" : "") + char('0' + static_cast<int>(v.combine));
+    // Every piece with its length first: no two different inputs give one key.
+    std::string key;
+    auto add = [&](const std::string& piece) { key += std::to_string(piece.size()) + ':' + piece; };
+    add(label);
+    for (const Fragment& f : frags) {
+      add(f.text);
+      add(std::to_string(f.content.line) + ',' + std::to_string(f.content.col) + ',' + std::to_string(f.prefix) +
+          (f.no_shadow ? "!" : "") + (f.literal_block ? "|" : ""));
+    }
+    for (const auto& [name, v] : parent.visible()) {
+      add(name);
+      add(ir::ty_label(v.ty) + ',' + std::to_string(static_cast<int>(v.kind)) + (v.dynamic ? "d" : "") +
+          (v.is_const ? "c" : "") + std::to_string(static_cast<int>(v.combine)));
+    }
     if (auto it = cache_.find(key); it != cache_.end()) return it->second;
     ParentView pv{parent.visible(), w_.path, w_.text};
     SubcontextBuilder b(std::move(pv), label, at);
@@ -218,7 +237,7 @@ class Runner {
     std::shared_ptr<const sim::NativeKernel> native;  // the same JIT compile, for phases run in batches
     if (o_.native) ko.engine = sim::native_engine([&](std::shared_ptr<const sim::NativeKernel> k) { native = std::move(k); });
     auto k = embed::Kernel::compile(m->source, ko);
-    if (!k) return label + ": the kernel does not run on this engine: " + k.error().to_string();
+    if (!k) return render_workload_error(w_.path, w_.text, at, label + ": the kernel does not run on this engine: " + k.error().to_string(), "engine");
     auto c = std::make_shared<CompiledScope>(CompiledScope{std::move(*m), std::move(*k), {}, {}, nullptr});
     const std::vector<std::string> outs = c->prototype.output_names();
     for (size_t i = 0; i < outs.size(); ++i) c->output_index[outs[i]] = i;
@@ -229,15 +248,14 @@ class Runner {
     return std::shared_ptr<const CompiledScope>(c);
   }
 
-  ir::Expected<PreparedOps, std::string> prepare_ops(const std::vector<OpDef>& ops, const std::string& prefix,
-                                                     const Frame& vars) {
+  ir::Expected<PreparedOps, std::string> prepare_ops(const std::vector<OpDef>& ops, const Frame& vars) {
     PreparedOps p;
     std::vector<InlineBinding> inlines;
     for (const OpDef& op : ops) {
       PreparedOp po;
       po.def = &op;
       for (const auto& [name, field] : op.fields) {
-        auto t = parse_template(field, prefix + "_inline_", inlines);
+        auto t = parse_template(field, "__inline_", inlines);
         if (!t) return render_workload_error(w_.path, w_.text, t.error().at, t.error().message, "op-template");
         po.fields.emplace_back(name, std::move(*t));
       }
@@ -247,12 +265,12 @@ class Runner {
         while (!c.empty() && std::isspace(static_cast<unsigned char>(c.front()))) c.remove_prefix(1);
         while (!c.empty() && std::isspace(static_cast<unsigned char>(c.back()))) c.remove_suffix(1);
         if (c.size() > 1 && c.front() == '{' && c.back() == '}') c = c.substr(1, c.size() - 2);
-        if (is_identifier(c)) {
+        if (is_identifier(c) && c != "true" && c != "false") {
           po.condition = std::string(c);
         } else {
           Mark at = op.condition->content;
           if (at.line) at.col += static_cast<uint32_t>(c.data() - text.data());  // past blanks and a brace
-          InlineBinding b{prefix + "_if_" + std::to_string(inlines.size()), std::string(c), at};
+          InlineBinding b{"__if_" + std::to_string(inlines.size()), std::string(c), at};
           po.condition = b.name;
           inlines.push_back(std::move(b));
         }
@@ -319,8 +337,10 @@ class Runner {
       const uint64_t scale = last == 'K' || last == 'k' ? 1000 : last == 'M' ? 1000000 : last == 'B' || last == 'G' ? 1000000000 : 1;
       std::string digits = scale == 1 ? expr : expr.substr(0, expr.size() - 1);
       digits.erase(std::remove(digits.begin(), digits.end(), '_'), digits.end());
-      if (!digits.empty() && digits.find_first_not_of("0123456789") == std::string::npos && digits.size() < 19)
-        return ir::Value::integer(ir::TyKind::U64, std::stoull(digits) * scale);
+      if (!digits.empty() && digits.find_first_not_of("0123456789") == std::string::npos && digits.size() < 19) {
+        const unsigned __int128 n = static_cast<unsigned __int128>(std::stoull(digits)) * scale;
+        if (n <= UINT64_MAX) return ir::Value::integer(ir::TyKind::U64, static_cast<uint64_t>(n));
+      }
     }
     auto v = embed::eval_const_expr(expr);
     if (!v) return field_error(f, "'" + expr + "' (from '" + text + "'): " + v.error().message, "field");
@@ -405,15 +425,23 @@ class Runner {
     return {};
   }
 
+  // A phase's bindings texts: its own and its ops'.
+  static std::vector<const Field*> phase_texts(const PhaseDef& p) {
+    std::vector<const Field*> out;
+    if (p.bindings) out.push_back(&*p.bindings);
+    for (const OpDef& op : p.ops)
+      if (op.bindings) out.push_back(&*op.bindings);
+    return out;
+  }
+
   // The bindings texts inside these steps (for a loop variable's class).
   std::vector<const Field*> body_texts(const std::vector<Step>& steps) {
     std::vector<const Field*> out;
     for (const Step& s : steps) {
       if (s.kind == Step::Kind::Phase) {
         if (const PhaseDef* p = w_.find_phase(s.phase)) {
-          if (p->bindings) out.push_back(&*p->bindings);
-          for (const OpDef& op : p->ops)
-            if (op.bindings) out.push_back(&*op.bindings);
+          auto texts = phase_texts(*p);
+          out.insert(out.end(), texts.begin(), texts.end());
         }
       } else {
         auto inner = body_texts(s.body);
@@ -428,15 +456,20 @@ class Runner {
     Frame loop(&frame, std::string(until ? "do_until " : "do_while ") + s.spec.text, seeding(s.loop_scope, Seeding::Clean));
     if (explain_) tree_ += indent(depth) + loop.label() + (s.counter ? " (counter " + *s.counter + ")" : "") + "\n";
     for (uint64_t i = 0;; ++i) {
+      {
+        // The condition reads the loop as it is now (what the iterations before wrote), with the counter set.
+        Frame probe(&loop, "condition", Seeding::Inherit);
+        if (s.counter) probe.set_var(*s.counter, ir::Value::integer(ir::TyKind::U64, i), s.at);
+        auto c = eval_condition(s.spec, probe);
+        if (!c) return c.error();
+        if (*c == until) break;
+      }
       if (i >= o_.max_loop_iterations)
         return render_workload_error(w_.path, w_.text, s.spec.content.line ? s.spec.content : s.at,
                                      "this loop ran " + std::to_string(i) + " iterations without its condition ending it",
                                      "loop-limit");
       Frame iter(&loop, "iteration " + std::to_string(i), seeding(s.iter_scope, Seeding::Clean));
       if (s.counter) iter.set_var(*s.counter, ir::Value::integer(ir::TyKind::U64, i), s.at);
-      auto c = eval_condition(s.spec, iter);
-      if (!c) return c.error();
-      if (*c == until) break;
       if (auto st = exec_steps(s.body, iter, depth + 1); !st) return st;
       if (explain_ || closed_) break;
     }
@@ -448,6 +481,9 @@ class Runner {
                   const std::function<Status(Frame&)>& body, const std::vector<const Field*>& texts) {
     auto clauses = split_clauses(spec);
     if (!clauses) return clauses.error();
+    if (clauses->size() > kMaxClauses)
+      return field_error(spec, "a for_each of " + std::to_string(clauses->size()) + " clauses; at most " +
+                                   std::to_string(kMaxClauses) + " nest", "bad-spec");
     if (explain_) {
       tree_ += indent(depth) + "for_each " + spec.text + "\n";
       for (const auto& [var, _] : *clauses) {
@@ -474,7 +510,9 @@ class Runner {
       embed::Layered look(earlier, outer);
       // Params and outer loop variables are substituted as text first (nb-rs substitutes params
       // when it loads a workload), so "v in {list}" iterates the list a param holds.
-      auto values = embed::evaluate_spec(substitute_vars((*clauses)[c].second, loop), look);
+      std::string spec_text = (*clauses)[c].second;
+      for (const auto& [n, v] : chosen) spec_text = replace_all(spec_text, "{" + n + "}", op_text(v));
+      auto values = embed::evaluate_spec(substitute_vars(spec_text, loop), look);
       if (outer.error()) return *outer.error();
       if (!values) return field_error(spec, "for_each '" + (*clauses)[c].first + "': " + values.error().to_string(), "bad-spec");
       for (const ir::Value& v : *values) {
@@ -535,19 +573,15 @@ class Runner {
   Status run_phase(const PhaseDef& p, Frame& frame, int depth) {
     if (!p.for_each) return run_phase_body(p, frame, depth);
     Frame loop(&frame, "phase " + p.name + " loop", seeding(p.loop_scope, Seeding::Clean));
-    std::vector<const Field*> texts;
-    if (p.bindings) texts.push_back(&*p.bindings);
-    for (const OpDef& op : p.ops)
-      if (op.bindings) texts.push_back(&*op.bindings);
     return for_each(*p.for_each, loop, seeding(p.iter_scope, Seeding::Inherit), depth,
-                    [&](Frame& iter) { return run_phase_body(p, iter, depth + 1); }, texts);
+                    [&](Frame& iter) { return run_phase_body(p, iter, depth + 1); }, phase_texts(p));
   }
 
   Status run_phase_body(const PhaseDef& p, Frame& parent, int depth) {
     Frame f(&parent, "phase " + p.name, Seeding::Inherit);
     std::vector<Fragment> frags;
     if (p.bindings) frags.push_back(fragment_of(*p.bindings, f, false));
-    auto ops = prepare_ops(p.ops, "__" + p.name, f);
+    auto ops = prepare_ops(p.ops, f);
     if (!ops) return ops.error();
     frags.insert(frags.end(), ops->fragments.begin(), ops->fragments.end());
     if (!frags.empty()) {
@@ -657,17 +691,10 @@ class Runner {
     };
     switch (o_.format) {
       case LineFormat::Stmt: {
-        const OpTemplate* chosen = nullptr;
-        for (const char* pick : {"stmt", "raw", "prepared"})
-          for (const auto& [name, t] : op.fields)
-            if (!chosen && name == pick) chosen = &t;
-        if (chosen) {
-          if (auto st = field_text(*chosen, buf_); !st) return st;
-        } else {
-          for (size_t i = 0; i < op.fields.size(); ++i) {
-            if (i) buf_ += '\n';
-            if (auto st = field_text(op.fields[i].second, buf_); !st) return st;
-          }
+        const std::vector<const OpTemplate*> shown = stmt_fields(op);
+        for (size_t i = 0; i < shown.size(); ++i) {
+          if (i) buf_ += '\n';
+          if (auto st = field_text(*shown[i], buf_); !st) return st;
         }
         break;
       }

@@ -113,26 +113,28 @@ Placement place(const std::vector<Fragment>& fragments) {
       p.origin.push_back(LineOrigin{file_line, static_cast<int64_t>(file_col) - real_at, real_at, index_of(f)});
     }
   }
-  for (const std::string& l : lines) p.text += l + '\n';
+  p.line_starts.push_back(0);
+  for (const std::string& l : lines) {
+    p.text += l + '\n';
+    p.line_starts.push_back(static_cast<uint32_t>(p.text.size()));
+  }
   return p;
 }
 
+// The placed line (1-based) and column of byte `offset`, by the line starts.
+static std::pair<uint32_t, uint32_t> line_col(const std::vector<uint32_t>& starts, uint32_t offset) {
+  const auto it = std::upper_bound(starts.begin(), starts.end(), offset);
+  const uint32_t line = static_cast<uint32_t>(it - starts.begin());  // starts[0] == 0, so line >= 1
+  return {line, offset - starts[line - 1] + 1};
+}
+
 uint32_t Placement::fragment_at(uint32_t offset) const {
-  uint32_t line = 1;
-  for (uint32_t i = 0; i < offset && i < text.size(); ++i) line += text[i] == '\n';
+  const uint32_t line = line_col(line_starts, offset).first;
   return line <= origin.size() ? origin[line - 1].fragment : UINT32_MAX;
 }
 
 Mark Placement::file_mark(uint32_t offset) const {
-  uint32_t line = 1, col = 1;
-  for (uint32_t i = 0; i < offset && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      col = 1;
-    } else {
-      ++col;
-    }
-  }
+  const auto [line, col] = line_col(line_starts, offset);
   if (line > origin.size() || origin[line - 1].line == 0) return Mark{};
   const LineOrigin& o = origin[line - 1];
   const int64_t c = static_cast<int64_t>(std::max(col, o.first)) + o.shift;
@@ -229,6 +231,17 @@ ir::Expected<ScopeModule, ContractViolation> SubcontextBuilder::finalize() const
     if (std::find(magic_.begin(), magic_.end(), r.name) != magic_.end()) continue;
     if (import_free_) imports.emplace_back(r.name, pl.file_mark(r.span.start));
   }
+  // An `extern x: T` the block declares itself, for a name the scope around shows, is an import too.
+  for (const frontend::NameDef& d : names.defs)
+    if (d.kind == frontend::NameDef::Kind::Extern && parent_.names.count(d.name)) {
+      const VisibleName& v = parent_.names.at(d.name);
+      if (v.dynamic)
+        return fail(ContractViolation::Kind::UnboundImport, d.name,
+                    "'" + d.name + "' changes per cycle in " + where(v) +
+                        "; an extern is set once per scope: read it without declaring it",
+                    pl.file_mark(d.name_span.start));
+      if (v.kind != VisibleName::Kind::Cell) m.imports.push_back(d.name);
+    }
   std::set<std::string> seen;
   std::vector<std::string> import_names;
   for (const auto& [name, at] : imports) {
@@ -299,11 +312,7 @@ ir::Expected<ScopeModule, ContractViolation> SubcontextBuilder::finalize() const
   if (reads_cycle) decls += "input cycle: u64\n";
   for (const std::string& magic : magic_)
     decls += "extern " + magic + ": " + (magic == "ok" ? "bool" : magic == "count" ? "u64" : "str") + "\n";
-  bool has_input_decl = false;
-  for (const frontend::NameDef& d : names.defs)
-    if (d.kind == frontend::NameDef::Kind::Input) has_input_decl = true;
   m.reads_cycle = reads_cycle || defined.count(kCycle);
-  (void)has_input_decl;
   std::vector<std::string> outputs = m.exports;
   for (const WriteThrough& w : m.write_throughs) outputs.push_back(w.output);
   if (outputs.empty()) {
@@ -337,12 +346,26 @@ ir::Expected<ScopeModule, ContractViolation> SubcontextBuilder::finalize() const
       m.cells.push_back(OwnCell{p.name, p.ty, p.combine, p.default_constant.value_or(ir::Value::zero(p.ty))});
     }
   }
+  // A binding that reads a cell, directly or through others, changes whenever the cell is written:
+  // inner scopes read it per cycle, like a value that reads `cycle`.
+  std::set<std::string> reads_cell;
+  for (const auto& [name, v] : parent_.names)
+    if (v.kind == VisibleName::Kind::Cell) reads_cell.insert(name);
+  for (const frontend::NameDef& d : names.defs)
+    if (d.is_shared) reads_cell.insert(d.name);
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const frontend::NameDef& d : names.defs)
+      if (!reads_cell.count(d.name) && !d.is_shared &&
+          std::any_of(d.refs.begin(), d.refs.end(), [&](const std::string& r) { return reads_cell.count(r) > 0; }))
+        grew = reads_cell.insert(d.name).second || grew;
+  }
   for (const frontend::Port& p : k.outputs) {
     m.outputs.push_back(p.name);
     const auto wt = std::find_if(m.write_throughs.begin(), m.write_throughs.end(),
                                  [&](const WriteThrough& w) { return w.output == p.name; });
     if (wt != m.write_throughs.end()) {
-      if (!writable_into(p.ty, wt->ty)) {
+      if (wt->combine != frontend::Combine::Count && !writable_into(p.ty, wt->ty)) {
         const VisibleName& cell = parent_.names.at(wt->cell);
         return fail(ContractViolation::Kind::WriteType, wt->cell,
                     "binding '" + wt->cell + "' of " + label_ + " writes a " + ir::ty_label(p.ty) +
@@ -353,7 +376,7 @@ ir::Expected<ScopeModule, ContractViolation> SubcontextBuilder::finalize() const
       continue;
     }
     if (p.name.rfind("__", 0) == 0) continue;
-    m.names[p.name] = VisibleName{p.name, p.ty, VisibleName::Kind::Binding, p.is_const, p.dynamic,
+    m.names[p.name] = VisibleName{p.name, p.ty, VisibleName::Kind::Binding, p.is_const, p.dynamic || reads_cell.count(p.name) > 0,
                                   frontend::Combine::Last, label_, pl.file_mark(p.span.start)};
   }
   for (const auto& [name, at] : imports_)

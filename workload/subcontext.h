@@ -75,6 +75,7 @@ struct LineOrigin {
 struct Placement {
   std::string text;
   std::vector<LineOrigin> origin;  // per placed line (1-based: origin[0] is line 1)
+  std::vector<uint32_t> line_starts;  // byte offset of each placed line, and one past the last
   // Where byte `offset` of `text` (or of text followed by more) is in the file.
   Mark file_mark(uint32_t offset) const;
   // The index (in place()'s argument) of the fragment byte `offset` is in; UINT32_MAX past them.

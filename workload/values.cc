@@ -33,7 +33,20 @@ void fixed_float(std::string& out, F f) {
 }
 }  // namespace
 
+namespace {
+ir::Value typed_param(std::string_view text);
+}  // namespace
+
+// A param keeps its text exactly: "007" or "1.10" stay strings, since their
+// number would print differently ("7", "1.1") where the text is substituted.
 ir::Value param_value(std::string_view text) {
+  ir::Value v = typed_param(text);
+  if (v.ty().kind() != ir::TyKind::Str && op_text(v) != text) return ir::Value::str(std::string(text));
+  return v;
+}
+
+namespace {
+ir::Value typed_param(std::string_view text) {
   if (all_digits(text)) {
     uint64_t v = 0;
     auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
@@ -55,6 +68,7 @@ ir::Value param_value(std::string_view text) {
   }
   return ir::Value::str(std::string(text));
 }
+}  // namespace
 
 void render_op_value(std::string& out, const ir::Value& v) {
   switch (v.ty().kind()) {

@@ -14,6 +14,7 @@ namespace polydat::workload {
 
 // A param's value from its text: an unsigned integer -> u64, a negative one ->
 // i64, a float -> f64, true/false -> bool, anything else -> str (as written).
+// A number whose text differs from how it prints ("007", "1.10") stays str.
 ir::Value param_value(std::string_view text);
 
 // How an op template shows a value: integers in decimal, bool true/false,
