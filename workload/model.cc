@@ -30,6 +30,7 @@ namespace {
 constexpr size_t kMaxFileBytes = size_t{16} << 20;   // a workload file is text, not data
 constexpr int kMaxStepDepth = 64;                    // scenario steps nested in loops
 constexpr size_t kMaxEntries = size_t{1} << 20;      // map entries and list items visited, aliases expanded
+constexpr size_t kMaxTextBytes = size_t{64} << 20;   // scalar text kept, aliases expanded (each copies its text)
 constexpr size_t kShownColumns = 160;                // a long source line is cut around the caret
 
 // The first error, carried out of the walk.
@@ -286,6 +287,11 @@ class Loader {
     f.text = n.Scalar();
     f.key = std::move(key);
     f.at = mark(n, fallback);
+    text_bytes_ += f.text.size();
+    if (text_bytes_ > kMaxTextBytes)
+      fail(f.at, f.key, "the workload is too large: more than " + std::to_string(kMaxTextBytes >> 20) +
+                            " MB of text (aliases expanded)",
+           "too-large");
     f.content = f.at;
     if (!n.IsDefined() || n.IsNull()) return f;
     const size_t start = skip_properties(src_.offset(f.at));
@@ -714,6 +720,7 @@ class Loader {
   Workload w_;
   std::set<std::string> ignored_seen_;
   size_t entries_ = 0;
+  mutable size_t text_bytes_ = 0;  // counted where scalars are read (a const reader)
 };
 
 LoadError plain_error(const std::string& path, std::string_view text, Mark at, std::string message, std::string kind) {

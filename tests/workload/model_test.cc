@@ -739,6 +739,14 @@ TEST_CASE("deep nesting is refused") {
   text += "scenarios:\n  s: *x8\n";
   const LoadError big = error_of(text);
   CHECK(big.kind == "too-large");
+  // An alias repeating a long scalar: each use copies its text; the text budget stops it (a 1 MB
+  // file asking for 100 MB).
+  std::string bomb = "x: &s \"" + std::string(1 << 20, 'x') + "\"\nops: [";
+  for (int i = 0; i < 100; ++i) bomb += std::string(i ? ", " : "") + "*s";
+  bomb += "]\n";
+  const LoadError bytes = error_of(bomb);
+  CHECK(bytes.kind == "too-large");
+  CHECK(bytes.message.find("MB of text") != std::string::npos);
 }
 
 TEST_CASE("ignored keys: each key path once, in file order") {
