@@ -44,7 +44,8 @@ SharedCell::Snapshot SharedCell::snapshot() const {
 }
 
 ir::Expected<Value, std::string> SharedCell::write(const Value& v, std::string_view writer) {
-  auto w = value_for_cell(v, ty_);  // the type is fixed for life: no lock needed to check against it
+  // The type is fixed for life: no lock needed to check against it. A count cell counts writes of anything.
+  auto w = combine_ == frontend::Combine::Count ? ir::Expected<Value, std::string>(Value::zero(ty_)) : value_for_cell(v, ty_);
   if (!w)
     return "cell '" + name_ + "' (" + ir::ty_label(ty_) + ") refuses a " +
            (v.ty().is_unit() ? std::string("unit") : ir::ty_label(v.ty())) + " value written by " +
