@@ -52,7 +52,21 @@ ir::Expected<OpTemplate, TemplateError> parse_template(const Field& field, const
     }
     const bool inline_form = s.compare(i, 2, "{{") == 0;
     const size_t open = inline_form ? 2 : 1;
-    const size_t close = s.find(inline_form ? "}}" : "}", i + open);
+    // `{{expr}}` ends at the first `}}` outside braces the expression opens (`{{x % {k}}}`).
+    size_t close = std::string::npos;
+    if (inline_form) {
+      int depth = 0;
+      for (size_t j = i + open; j < s.size(); ++j) {
+        if (s[j] == '{') ++depth;
+        else if (s[j] == '}' && depth > 0) --depth;
+        else if (s[j] == '}' && j + 1 < s.size() && s[j + 1] == '}') {
+          close = j;
+          break;
+        }
+      }
+    } else {
+      close = s.find('}', i + open);
+    }
     if (close == std::string::npos)
       return TemplateError{std::string("this '") + (inline_form ? "{{" : "{") + "' is never closed", mark_in(field, i)};
     std::string_view body = trim(std::string_view(s).substr(i + open, close - i - open));

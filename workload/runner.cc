@@ -425,18 +425,25 @@ class Runner {
     return {};
   }
 
-  // A phase's bindings texts: its own and its ops'.
-  static std::vector<const Field*> phase_texts(const PhaseDef& p) {
-    std::vector<const Field*> out;
-    if (p.bindings) out.push_back(&*p.bindings);
-    for (const OpDef& op : p.ops)
-      if (op.bindings) out.push_back(&*op.bindings);
+  // The texts of a phase that are compiled: its bindings, its ops' bindings,
+  // and the expressions of inline bindings and `if:` (a loop variable written
+  // `{v}` in any of them is substituted before compiling: structural).
+  static std::vector<std::string> phase_texts(const PhaseDef& p) {
+    std::vector<std::string> out;
+    if (p.bindings) out.push_back(p.bindings->text);
+    std::vector<InlineBinding> inlines;
+    for (const OpDef& op : p.ops) {
+      if (op.bindings) out.push_back(op.bindings->text);
+      if (op.condition) out.push_back(op.condition->text);
+      for (const auto& [name, field] : op.fields) (void)parse_template(field, "", inlines);
+    }
+    for (const InlineBinding& b : inlines) out.push_back(b.expr);
     return out;
   }
 
   // The bindings texts inside these steps (for a loop variable's class).
-  std::vector<const Field*> body_texts(const std::vector<Step>& steps) {
-    std::vector<const Field*> out;
+  std::vector<std::string> body_texts(const std::vector<Step>& steps) {
+    std::vector<std::string> out;
     for (const Step& s : steps) {
       if (s.kind == Step::Kind::Phase) {
         if (const PhaseDef* p = w_.find_phase(s.phase)) {
@@ -478,7 +485,7 @@ class Runner {
 
   // Each combination of a `for_each` clause list: "a in SPEC, b in SPEC(a)...".
   Status for_each(const Field& spec, Frame& loop, Seeding iter_seeding, int depth,
-                  const std::function<Status(Frame&)>& body, const std::vector<const Field*>& texts) {
+                  const std::function<Status(Frame&)>& body, const std::vector<std::string>& texts) {
     auto clauses = split_clauses(spec);
     if (!clauses) return clauses.error();
     if (clauses->size() > kMaxClauses)
@@ -488,7 +495,7 @@ class Runner {
       tree_ += indent(depth) + "for_each " + spec.text + "\n";
       for (const auto& [var, _] : *clauses) {
         bool structural = false;
-        for (const Field* t : texts) structural = structural || mentions_var(t->text, var);
+        for (const std::string& t : texts) structural = structural || mentions_var(t, var);
         tree_ += indent(depth + 1) + "variable " + var + ": " +
                  (structural ? "structural (in bindings text: its scopes recompile per iteration)"
                              : "parametric (read only: the kernels are reused, the variable set per iteration)") +
@@ -550,7 +557,7 @@ class Runner {
       if (c == '"') quoted = !quoted;
       if (quoted) continue;
       if (c == '(' || c == '[' || c == '{') ++nest;
-      if (c == ')' || c == ']' || c == '}') --nest;
+      if ((c == ')' || c == ']' || c == '}') && nest > 0) --nest;
       if (c == ',' && nest == 0)
         if (auto s = clause_at(i + 1)) starts.push_back(*s);
     }
@@ -768,7 +775,7 @@ class Runner {
     list("writes through", wts);
     list("outputs", outs);
     if (!s.empty() && s.back() == ';') s.pop_back();
-    return s;
+    return s == ":" ? std::string() : s;
   }
   const Workload& w_;
   const RunOptions& o_;

@@ -522,3 +522,19 @@ TEST_CASE("run: params keep their text; if: true and false; any phase name; a co
   REQUIRE_MESSAGE(c.ok, c.error);
   CHECK(c.out == "1\n2\n3\n");
 }
+
+TEST_CASE("run: a loop variable inside an inline binding is structural, nested braces and all") {
+  const std::string yaml = "phases:\n  p:\n    for_each: \"k in 3,5\"\n    cycles: 2\n    ops:\n      l: \"{{hash(cycle) % {k}}}\"\n";
+  Ran r = run(yaml);
+  REQUIRE_MESSAGE(r.ok, r.error);
+  std::string want;
+  for (uint64_t k : {3, 5})
+    for (uint64_t c = 0; c < 2; ++c) want += std::to_string(xxh(c) % k) + "\n";
+  CHECK(r.out == want);
+  CHECK(r.summary.compiles == 2);
+  auto w = parse_workload_text(yaml, "test.yaml");
+  REQUIRE(w);
+  auto e = explain_workload(*w, {});
+  REQUIRE(e);
+  CHECK(e->tree.find("variable k: structural") != std::string::npos);
+}
