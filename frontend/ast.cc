@@ -38,4 +38,45 @@ std::vector<std::string> combine_names() {
   return out;
 }
 
+std::shared_ptr<const std::set<std::string>> no_locals() {
+  static const auto none = std::make_shared<const std::set<std::string>>();
+  return none;
+}
+
+void names_read(const Expr& root, std::shared_ptr<const std::set<std::string>> locals,
+                std::vector<std::pair<std::string, Span>>& out) {
+  struct Item {
+    const Expr* e;
+    std::shared_ptr<const std::set<std::string>> locals;
+  };
+  std::vector<Item> work{{&root, std::move(locals)}};
+  while (!work.empty()) {
+    Item it = work.back();
+    work.pop_back();
+    if (it.e == nullptr) continue;
+    const Expr& e = *it.e;
+    if (e.kind == ExprKind::Name && !it.locals->count(e.name)) out.emplace_back(e.name, e.span);
+    for (const ExprPtr& c : e.operands) work.push_back({c.get(), it.locals});
+    for (const ExprPtr& c : e.interpolated) work.push_back({c.get(), it.locals});
+    for (const Arg& a : e.args) work.push_back({a.value.get(), it.locals});
+    if (e.kind != ExprKind::Loop) continue;
+    auto inner = std::make_shared<std::set<std::string>>(*it.locals);
+    for (const LoopVar& v : e.vars) {
+      work.push_back({v.init.get(), it.locals});
+      inner->insert(v.name);
+    }
+    work.push_back({e.guard.get(), inner});
+    work.push_back({e.yield.get(), inner});
+    // Body statements in order: each local is visible to the ones after it.
+    std::shared_ptr<const std::set<std::string>> running = inner;
+    for (const StmtPtr& s : e.body) {
+      if (s->value) work.push_back({s->value.get(), running});
+      auto next = std::make_shared<std::set<std::string>>(*running);
+      if (s->kind == StmtKind::Binding) next->insert(s->name);
+      for (const auto& [n, sp] : s->names) next->insert(n);
+      running = next;
+    }
+  }
+}
+
 }  // namespace polydat::frontend

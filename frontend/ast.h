@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -138,5 +139,12 @@ struct FileAst {
 
 // The IR type a type name denotes, if any.
 std::optional<ir::Ty> scalar_type(std::string_view name);
+
+// The names `root` reads that are not in `locals` nor bound by its own loops
+// (loop variables, and body locals for the statements after them), with where
+// each use is, in no particular order. Iterative: any depth.
+std::shared_ptr<const std::set<std::string>> no_locals();
+void names_read(const Expr& root, std::shared_ptr<const std::set<std::string>> locals,
+                std::vector<std::pair<std::string, Span>>& out);
 
 }  // namespace polydat::frontend

@@ -16,42 +16,7 @@ namespace {
 using Uses = std::vector<std::pair<std::string, Span>>;
 using Locals = std::shared_ptr<const std::set<std::string>>;
 
-// The names `root` reads that are not in `locals` (nor bound by its loops),
-// in no particular order: the checker's scoping, on the syntax tree.
-void expr_uses(const Expr& root, const Locals& locals, Uses& out) {
-  struct Item {
-    const Expr* e;
-    Locals locals;
-  };
-  std::vector<Item> work{{&root, locals}};
-  while (!work.empty()) {
-    Item it = work.back();
-    work.pop_back();
-    if (it.e == nullptr) continue;
-    const Expr& e = *it.e;
-    if (e.kind == ExprKind::Name && !it.locals->count(e.name)) out.emplace_back(e.name, e.span);
-    for (const ExprPtr& c : e.operands) work.push_back({c.get(), it.locals});
-    for (const ExprPtr& c : e.interpolated) work.push_back({c.get(), it.locals});
-    for (const Arg& a : e.args) work.push_back({a.value.get(), it.locals});
-    if (e.kind != ExprKind::Loop) continue;
-    auto inner = std::make_shared<std::set<std::string>>(*it.locals);
-    for (const LoopVar& v : e.vars) {
-      work.push_back({v.init.get(), it.locals});
-      inner->insert(v.name);
-    }
-    work.push_back({e.guard.get(), inner});
-    work.push_back({e.yield.get(), inner});
-    // Body statements in order: each local is visible to the ones after it.
-    Locals running = inner;
-    for (const StmtPtr& s : e.body) {
-      if (s->value) work.push_back({s->value.get(), running});
-      auto next = std::make_shared<std::set<std::string>>(*running);
-      if (s->kind == StmtKind::Binding) next->insert(s->name);
-      for (const auto& [n, sp] : s->names) next->insert(n);
-      running = next;
-    }
-  }
-}
+void expr_uses(const Expr& root, const Locals& locals, Uses& out) { names_read(root, locals, out); }
 
 // A module definition's reads: its parameters and the names its body binds are its own.
 void module_uses(const Stmt& def, Uses& out) {
