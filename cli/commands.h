@@ -102,6 +102,12 @@ struct CosimArgs {
   bool cycles_given = false;         // --cycles was on the command line (--board defaults to 1000)
 };
 int cosim_command(const CosimArgs& args);
+
+// A workload (.yaml) in hardware: emit-sv writes its scope modules and top;
+// cosim simulates the top and checks its decoded lines against `polydat run`.
+bool is_workload_file(const std::string& path);
+int workload_emit_sv_command(const HlsArgs& args, const std::vector<std::string>& assignments, const std::string& out_dir);
+int workload_cosim_command(const CosimArgs& args, const std::vector<std::string>& assignments);
 int board_cosim_command(const CosimArgs& args);
 
 struct SynthArgs {

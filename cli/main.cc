@@ -94,6 +94,8 @@ int main(int argc, char** argv) {
   CLI::App* emit_cmd = app.add_subcommand("emit-sv", "write the kernel's SystemVerilog and report to a folder");
   add_hls_options(emit_cmd, emit);
   emit_cmd->add_option("-o", out_dir, "the output folder")->required()->check(non_empty_path());
+  std::vector<std::string> emit_assignments;
+  emit_cmd->add_option("assignments", emit_assignments, "a workload's scenario=NAME and NAME=VALUE params");
 
   EmitObjArgs obj;
   CLI::App* obj_cmd = app.add_subcommand("emit-obj", "write the kernel as an object file and a C header (native code)");
@@ -129,6 +131,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   cosim_cmd->add_option("--seed", cosim.seed, "seeds the stalls and the random initial register values")
       ->capture_default_str();
+  std::vector<std::string> cosim_assignments;
+  cosim_cmd->add_option("assignments", cosim_assignments, "a workload's scenario=NAME and NAME=VALUE params");
   cosim_cmd->add_option("--trace", cosim.trace, "write a waveform: FILE.vcd, or FST for any other name")
       ->check(writable_file());
 
@@ -211,7 +215,10 @@ int main(int argc, char** argv) {
   if (run_cmd->parsed()) return run_command(run);
   if (ir_cmd->parsed()) return ir_command(ir);
   if (hls_cmd->parsed()) return hls_command(hls);
+  if (emit_cmd->parsed() && is_workload_file(emit.file)) return workload_emit_sv_command(emit, emit_assignments, out_dir);
   if (emit_cmd->parsed()) return emit_sv_command(emit, out_dir);
+  if (cosim_cmd->parsed() && is_workload_file(cosim.hls.file) && cosim.board.empty())
+    return workload_cosim_command(cosim, cosim_assignments);
   cosim.cycles_given = cosim_cmd->count("--cycles") > 0;
   if (cosim_cmd->parsed()) return cosim_command(cosim);
   if (synth_cmd->parsed()) return synth_command(synth);

@@ -1,12 +1,18 @@
 #include "workload/frame.h"
 
+#include <atomic>
+
 #include "workload/cells.h"
 #include "workload/model.h"
 #include "workload/values.h"
 
 namespace polydat::workload {
 
-Frame::Frame(Frame* parent, std::string label, Seeding seeding) : parent_(parent), label_(std::move(label)) {
+Frame::Frame(Frame* parent, std::string label, Seeding seeding)
+    : parent_(parent), label_(std::move(label)), seeding_(seeding), serial_([] {
+        static std::atomic<uint64_t> next{0};
+        return ++next;
+      }()) {
   if (!parent_) return;
   visible_ = parent_->visible_;
   cells_ = seeding == Seeding::Inherit ? parent_->cells_ : parent_->seed_;

@@ -46,6 +46,15 @@ class Frame {
 
   Frame* parent() const { return parent_; }
   const std::string& label() const { return label_; }
+  // How it took its cells from its parent; which activation it is (unique in the process).
+  Seeding seeding() const { return seeding_; }
+  uint64_t serial() const { return serial_; }
+  // The cells it declares, its own variables, and its kernel's once-per-scope imports as bound.
+  const std::set<std::string>& owned_cells() const { return owned_; }
+  const std::map<std::string, ir::Value>& vars() const { return vars_; }
+  const std::map<std::string, ir::Value>& bound() const { return bound_; }
+  // A shared cell here (not shadowed by a variable).
+  bool is_cell(const std::string& name) const;
   // Names visible here: the parent's, then what this frame adds.
   const Manifest& visible() const { return visible_; }
 
@@ -60,6 +69,7 @@ class Frame {
   // What the kernel's extern `name` holds now: a bound import, or a cell as this frame sees it.
   std::optional<ir::Value> extern_value(const std::string& name) const;
   const CompiledScope* scope() const { return scope_.get(); }
+  const std::shared_ptr<const CompiledScope>& scope_ptr() const { return scope_; }
 
   // Evaluates the kernel at `cycle` (if it has one); with `commit`, stores its
   // write-throughs into the cells. Outer frames are evaluated as needed.
@@ -77,12 +87,13 @@ class Frame {
   void write(const std::string& cell, const ir::Value& v, frontend::Combine c);
 
  private:
-  bool is_cell(const std::string& name) const;  // a shared cell here (not shadowed by a variable)
   RunError located(const std::string& message, const char* kind) const;  // at the scope's place in the file
   ir::Expected<ir::Value, RunError> outer_value(const std::string& name, uint64_t cycle);
 
   Frame* parent_;
   std::string label_;
+  Seeding seeding_;
+  uint64_t serial_;
   Manifest visible_;
   std::map<std::string, ir::Value> vars_;
   std::map<std::string, ir::Value> cells_, seed_;

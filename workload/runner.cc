@@ -12,17 +12,12 @@
 #include "workload/batch_phase.h"
 #include "workload/frame.h"
 #include "workload/op_template.h"
+#include "workload/plan.h"
+#include "workload/render.h"
 #include "workload/subcontext.h"
 #include "workload/values.h"
 
 namespace polydat::workload {
-
-std::optional<LineFormat> parse_line_format(std::string_view name) {
-  if (name == "stmt") return LineFormat::Stmt;
-  if (name == "csv") return LineFormat::Csv;
-  if (name == "jsonl") return LineFormat::Jsonl;
-  return std::nullopt;
-}
 
 namespace {
 
@@ -38,55 +33,6 @@ struct PreparedOps {
   std::vector<PreparedOp> ops;
   std::vector<Fragment> fragments;
 };
-
-void json_string(std::string& out, std::string_view s) {
-  out += '"';
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (c < 0x20) {
-          static const char* hex = "0123456789abcdef";
-          out += "\\u00";
-          out += hex[c >> 4];
-          out += hex[c & 15];
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  out += '"';
-}
-
-void json_value(std::string& out, const ir::Value& v) {
-  const ir::TyKind k = v.ty().kind();
-  if (k == ir::TyKind::Bool || v.ty().is_int()) {
-    render_op_value(out, v);
-  } else if (k == ir::TyKind::F64 || k == ir::TyKind::F32) {
-    const double d = k == ir::TyKind::F64 ? v.as_f64() : v.as_f32();
-    if (std::isfinite(d)) render_op_value(out, v);
-    else json_string(out, op_text(v));
-  } else {
-    json_string(out, op_text(v));
-  }
-}
-
-void csv_field(std::string& out, std::string_view s) {
-  if (s.find_first_of(",\"\n\r") == std::string_view::npos) {
-    out += s;
-    return;
-  }
-  out += '"';
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  out += '"';
-}
 
 // `{name}` in bindings text replaced by the value of a param or loop variable
 // `name` (structural substitution); other braces are left to the kernel.
@@ -132,8 +78,9 @@ bool mentions_var(const std::string& text, const std::string& var) {
 
 class Runner {
  public:
-  Runner(const Workload& w, const RunOptions& o, const std::function<bool(const std::string&)>* sink, bool explain)
-      : w_(w), o_(o), sink_(sink), explain_(explain) {
+  Runner(const Workload& w, const RunOptions& o, const std::function<bool(const std::string&)>* sink, bool explain,
+         WorkloadPlan* plan = nullptr)
+      : w_(w), o_(o), sink_(sink), explain_(explain), plan_(plan) {
     lib_paths_.push_back(std::filesystem::path(w.path).parent_path().string());
     for (const std::string& p : o.lib_paths) lib_paths_.push_back(p);
   }
@@ -180,6 +127,10 @@ class Runner {
     if (explain_) tree_ += "workload" + describe(root) + "\n";
     Status st;
     if (top_level_ops) {
+      if (plan_ && !w_.ops.empty())
+        return render_workload_error(w_.path, w_.text, w_.ops.front().at,
+                                     "top-level ops (a workload without phases) do not become hardware; put them in a phase",
+                                     "hw-scenario");
       if (!w_.ops.empty()) st = run_top_level(root, top);
     } else {
       if (!w_.ops.empty())
@@ -467,6 +418,12 @@ class Runner {
         // The condition reads the loop as it is now (what the iterations before wrote), with the counter set.
         Frame probe(&loop, "condition", Seeding::Inherit);
         if (s.counter) probe.set_var(*s.counter, ir::Value::integer(ir::TyKind::U64, i), s.at);
+        if (plan_)
+          if (auto cell = cell_in(s.spec.text, probe))
+            return render_workload_error(w_.path, w_.text, s.spec.content.line ? s.spec.content : s.at,
+                                         "this loop's condition reads shared cell '" + *cell +
+                                             "', which the hardware computes: the host cannot unroll the loop",
+                                         "hw-scenario");
         auto c = eval_condition(s.spec, probe);
         if (!c) return c.error();
         if (*c == until) break;
@@ -606,6 +563,17 @@ class Runner {
       tree_ += indent(depth) + "phase " + p.name + " (" + std::to_string(cycles) + " cycles)" + describe(f) + "\n";
       return {};
     }
+    if (plan_) {
+      auto e = plan_entry(w_, f, ops->ops, cycles);
+      if (!e) return e.error();
+      e->phase = p.name;
+      e->at = p.at;
+      e->iteration = iteration_of(f);
+      plan_->entries.push_back(std::move(*e));
+      ++s_.phases;
+      s_.cycles += cycles;
+      return {};
+    }
     ++s_.phases;
     uint64_t c = 0;
     if (o_.format == LineFormat::Stmt && f.scope() && f.scope()->native) {
@@ -655,6 +623,38 @@ class Runner {
     return {};
   }
 
+  // The first visible shared cell `text` names, if any.
+  static std::optional<std::string> cell_in(const std::string& text, const Frame& f) {
+    for (size_t i = 0; i < text.size();) {
+      if (std::isalpha(static_cast<unsigned char>(text[i])) || text[i] == '_') {
+        size_t j = i;
+        while (j < text.size() && (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '_')) ++j;
+        const std::string word = text.substr(i, j - i);
+        if (f.is_cell(word)) return word;
+        i = j;
+      } else {
+        ++i;
+      }
+    }
+    return std::nullopt;
+  }
+
+  // The loop variables of the iterations around `f`: "table=t_small k=10".
+  static std::string iteration_of(const Frame& f) {
+    std::vector<const Frame*> chain;
+    for (const Frame* g = &f; g; g = g->parent()) chain.push_back(g);
+    std::string out;
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+      const Frame& g = **it;
+      if (g.label().rfind("iteration", 0) != 0) continue;
+      std::string part;
+      for (const auto& [n, v] : g.vars()) part += (part.empty() ? "" : " ") + n + "=" + op_text(v);
+      if (part.empty()) part = "#" + g.label().substr(g.label().find(' ') + 1);
+      out += (out.empty() ? "" : "; ") + part;
+    }
+    return out;
+  }
+
   // ---- output ----
 
   ir::Expected<ir::Value, std::string> value_of(Frame& f, const std::string& name, uint64_t cycle, const OpDef& op) {
@@ -684,56 +684,8 @@ class Runner {
         return {};
       }
     }
-    auto field_text = [&](const OpTemplate& t, std::string& out) -> Status {
-      for (const TemplatePart& part : t.parts) {
-        if (!part.is_name) {
-          out += part.text;
-          continue;
-        }
-        auto v = value_of(f, part.text, cycle, *op.def);
-        if (!v) return v.error();
-        render_op_value(out, *v);
-      }
-      return {};
-    };
-    switch (o_.format) {
-      case LineFormat::Stmt: {
-        const std::vector<const OpTemplate*> shown = stmt_fields(op);
-        for (size_t i = 0; i < shown.size(); ++i) {
-          if (i) buf_ += '\n';
-          if (auto st = field_text(*shown[i], buf_); !st) return st;
-        }
-        break;
-      }
-      case LineFormat::Csv:
-        for (size_t i = 0; i < op.fields.size(); ++i) {
-          if (i) buf_ += ',';
-          std::string text;
-          if (auto st = field_text(op.fields[i].second, text); !st) return st;
-          csv_field(buf_, text);
-        }
-        break;
-      case LineFormat::Jsonl:
-        buf_ += '{';
-        for (size_t i = 0; i < op.fields.size(); ++i) {
-          if (i) buf_ += ',';
-          json_string(buf_, op.fields[i].first);
-          buf_ += ':';
-          const OpTemplate& t = op.fields[i].second;
-          if (t.whole_name) {
-            auto v = value_of(f, *t.whole_name, cycle, *op.def);
-            if (!v) return v.error();
-            json_value(buf_, *v);
-          } else {
-            std::string text;
-            if (auto st = field_text(t, text); !st) return st;
-            json_string(buf_, text);
-          }
-        }
-        buf_ += '}';
-        break;
-    }
-    buf_ += '\n';
+    auto st = render_op_line(op, o_.format, [&](const std::string& name) { return value_of(f, name, cycle, *op.def); }, buf_);
+    if (!st) return st;
     ++s_.ops;
     if (o_.progress && s_.ops % kProgressEvery == 0) o_.progress(s_.cycles, s_.ops);
     if (buf_.size() >= kFlushBytes) flush();
@@ -781,6 +733,7 @@ class Runner {
   const RunOptions& o_;
   const std::function<bool(const std::string&)>* sink_;
   bool explain_;
+  WorkloadPlan* plan_;  // plan mode: phases are recorded, not run
   std::vector<std::string> lib_paths_;
   std::map<std::string, std::shared_ptr<const CompiledScope>> cache_;
   RunSummary s_;
@@ -795,6 +748,15 @@ ir::Expected<RunSummary, std::string> run_workload(const Workload& w, const RunO
                                                    const std::function<bool(const std::string&)>& sink) {
   Runner r(w, options, &sink, false);
   return r.run();
+}
+
+ir::Expected<WorkloadPlan, std::string> plan_workload(const Workload& w, const RunOptions& options) {
+  WorkloadPlan plan;
+  Runner r(w, options, nullptr, false, &plan);
+  auto s = r.run();
+  if (!s) return s.error();
+  plan.summary = std::move(*s);
+  return plan;
 }
 
 ir::Expected<Explanation, std::string> explain_workload(const Workload& w, const RunOptions& options) {

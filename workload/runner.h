@@ -17,15 +17,10 @@
 #include "frontend/embed.h"
 #include "ir/expected.h"
 #include "workload/model.h"
+#include "workload/render.h"
 
 namespace polydat::workload {
 
-enum class LineFormat : uint8_t {
-  Stmt,   // the op's `stmt` field (else `raw`, else `prepared`, else every field, one per line)
-  Csv,    // every field of the op, comma-separated, RFC 4180 quoting
-  Jsonl,  // one JSON object per op: its fields (a field that is one `{name}` keeps its type)
-};
-std::optional<LineFormat> parse_line_format(std::string_view name);
 
 struct RunOptions {
   std::string scenario;                                        // empty: `default`, else every phase in order

@@ -362,6 +362,7 @@ ir::Expected<ScopeModule, ContractViolation> SubcontextBuilder::finalize() const
   }
   for (const frontend::Port& p : k.outputs) {
     m.outputs.push_back(p.name);
+    m.output_types.push_back(p.ty);
     const auto wt = std::find_if(m.write_throughs.begin(), m.write_throughs.end(),
                                  [&](const WriteThrough& w) { return w.output == p.name; });
     if (wt != m.write_throughs.end()) {

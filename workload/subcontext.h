@@ -106,6 +106,7 @@ struct ScopeModule {
   Manifest names;                         // what it shows inner scopes: its outputs and its own cells
   std::vector<OwnCell> cells;             // the cells it declares
   std::vector<std::string> outputs;       // the kernel's outputs, in record order
+  std::vector<ir::Ty> output_types;       // their types
   std::vector<std::pair<std::string, ir::Ty>> params;  // the kernel's inputs and externs, in record order
   // Where run-time errors are shown: the workload file, the scope's mark, and
   // where each byte of `source` came from.

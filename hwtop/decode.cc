@@ -1,0 +1,56 @@
+#include "hwtop/decode.h"
+
+#include <sstream>
+
+namespace polydat::hwtop {
+
+namespace {
+
+uint64_t field_bits(const std::vector<uint32_t>& words, unsigned offset, unsigned width) {
+  uint64_t v = 0;
+  for (unsigned i = 0; i < width; ++i) {
+    const unsigned b = offset + i;
+    const uint32_t word = b / 32 < words.size() ? words[b / 32] : 0;
+    v |= static_cast<uint64_t>((word >> (b % 32)) & 1) << i;
+  }
+  return v;
+}
+
+}  // namespace
+
+ir::Expected<Record, std::string> parse_record_line(const std::string& line) {
+  std::istringstream in(line);
+  std::string tag, hex;
+  Record r;
+  if (!(in >> tag >> r.entry >> r.op >> r.cycle >> hex) || tag != "R") return "not a record: '" + line + "'";
+  for (size_t end = hex.size(); end > 0;) {
+    const size_t start = end >= 8 ? end - 8 : 0;
+    r.payload.push_back(static_cast<uint32_t>(std::stoul(hex.substr(start, end - start), nullptr, 16)));
+    end = start;
+  }
+  return r;
+}
+
+ir::Expected<std::string, DecodeError> decode_records(const HwWorkload& hw, const std::vector<Record>& records,
+                                                      workload::LineFormat format) {
+  std::string out;
+  for (size_t i = 0; i < records.size(); ++i) {
+    const Record& r = records[i];
+    if (r.entry >= hw.entries.size() || r.op >= hw.entries[r.entry].ops.size())
+      return DecodeError{"record " + std::to_string(i) + " names entry " + std::to_string(r.entry) + " op " + std::to_string(r.op) +
+             ", which the design does not have"};
+    const HwEntry& e = hw.entries[r.entry];
+    const HwOp& op = e.ops[r.op];
+    auto value = [&](const std::string& name) -> ir::Expected<ir::Value, std::string> {
+      for (const HwField& f : op.payload)
+        if (f.name == name) return value_of_bits(f.source.ty, field_bits(r.payload, f.offset, f.width));
+      const workload::ValueSource& src = e.plan->names.at(name);
+      if (src.kind == workload::ValueSource::Kind::Cycle) return ir::Value::integer(ir::TyKind::U64, r.cycle);
+      return src.value;  // known to the host
+    };
+    if (auto s = workload::render_op_line(e.plan->ops[r.op], format, value, out); !s) return DecodeError{s.error()};
+  }
+  return out;
+}
+
+}  // namespace polydat::hwtop

@@ -1,0 +1,33 @@
+// The host's half of the workload top: the tagged records the hardware
+// streams, turned back into the lines `polydat run` prints (the op templates
+// and every value the host knows are here; the record carries the rest).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hwtop/lower.h"
+#include "ir/expected.h"
+#include "workload/render.h"
+
+namespace polydat::hwtop {
+
+struct Record {
+  uint32_t entry = 0, op = 0;
+  uint64_t cycle = 0;
+  std::vector<uint32_t> payload;  // rec_data in 32-bit words, least significant first
+};
+
+struct DecodeError {
+  std::string message;
+};
+
+// The records' lines; an error names the first record that does not fit the design.
+ir::Expected<std::string, DecodeError> decode_records(const HwWorkload& hw, const std::vector<Record>& records,
+                                                      workload::LineFormat format);
+
+// A record as the simulators print it: "R ENTRY OP CYCLE HEX" (HEX: rec_data, most significant digit first).
+ir::Expected<Record, std::string> parse_record_line(const std::string& line);
+
+}  // namespace polydat::hwtop

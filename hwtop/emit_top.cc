@@ -1,0 +1,372 @@
+#include "hwtop/emit_top.h"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+
+namespace polydat::hwtop {
+
+using workload::ValueSource;
+
+namespace {
+
+std::string range(unsigned w) { return w > 1 ? fmt::format("[{}:0] ", w - 1) : ""; }
+
+std::string literal(unsigned width, uint64_t bits) { return fmt::format("{}'h{:x}", width, bits); }
+
+std::string cell_reg(const std::string& cell, uint32_t depth) { return fmt::format("c_{}_{}", cell, depth); }
+std::string seed_reg(const std::string& cell, uint32_t depth) { return fmt::format("sd_{}_{}", cell, depth); }
+
+class TopEmitter {
+ public:
+  explicit TopEmitter(const HwWorkload& hw) : hw_(hw) {}
+
+  std::string run() {
+    stage_width_ = 1;
+    size_t most = 1;
+    for (const HwEntry& e : hw_.entries) most = std::max(most, e.stages.size() + 1);
+    while ((size_t{1} << stage_width_) < most) ++stage_width_;
+    mod_width_ = 1;
+    while ((size_t{1} << mod_width_) < std::max<size_t>(hw_.modules.size(), 2)) ++mod_width_;
+    header();
+    declarations();
+    instances();
+    shape();
+    stage_inputs();
+    records();
+    sequencer();
+    out_ += "endmodule\n";
+    return out_;
+  }
+
+ private:
+  void line(const std::string& s) { out_ += s + "\n"; }
+
+  std::string pc(size_t e) const { return fmt::format("{}'d{}", hw_.entry_width, e); }
+
+  std::string expr(const HwEntry& e, const ValueSource& s) const {
+    switch (s.kind) {
+      case ValueSource::Kind::Const: return literal(std::max(1u, s.ty.bits()), value_bits(s.value));
+      case ValueSource::Kind::Cycle: return "cyc";
+      case ValueSource::Kind::Cell: return cell_reg(s.name, s.depth);
+      case ValueSource::Kind::Output:
+        for (const HwStage& st : e.stages)
+          if (st.plan->depth == s.depth) {
+            const HwModule& m = hw_.modules[st.module];
+            for (size_t i = 0; i < m.design.dfg.outputs.size(); ++i)
+              if (m.design.dfg.outputs[i].name == s.name) return fmt::format("m{}_{}", st.module, m.out_ports[i]);
+          }
+        break;
+    }
+    return "'0";
+  }
+
+  void header() {
+    line("// The workload top: " + std::to_string(hw_.modules.size()) + " scope modules, " +
+         std::to_string(hw_.entries.size()) + " entries, " + std::to_string(hw_.cells.size()) + " shared cells.");
+    line("module " + hw_.top + " (");
+    line("  input  logic clk,");
+    line("  input  logic rst,");
+    line("  output logic rec_valid,");
+    line("  input  logic rec_ready,");
+    line("  output logic " + range(hw_.entry_width) + "rec_entry,");
+    line("  output logic " + range(hw_.op_width) + "rec_op,");
+    line("  output logic [63:0] rec_cycle,");
+    line("  output logic " + range(hw_.payload_width) + "rec_data,");
+    line("  output logic done");
+    line(");");
+  }
+
+  void declarations() {
+    line("  localparam logic [2:0] S_BEGIN = 3'd0, S_ISSUE = 3'd1, S_WAIT = 3'd2, S_WRITE = 3'd3,");
+    line("                         S_EMIT = 3'd4, S_RELEASE = 3'd5, S_NEXT = 3'd6, S_DONE = 3'd7;");
+    line("  logic [2:0] state;");
+    line("  logic " + range(hw_.entry_width) + "pc;");
+    line("  logic " + range(stage_width_) + "stg, n_stages;");
+    line("  logic " + range(hw_.op_width) + "opi, n_ops;");
+    line("  logic " + range(mod_width_) + "cur_mod;");
+    line("  logic [63:0] cyc, n_cycles;");
+    line("  logic gate, cur_in_ready, cur_out_valid;");
+    line("  logic " + range(hw_.payload_width) + "payload;");
+    for (const HwCell& c : hw_.cells)
+      for (uint32_t d = c.owner_depth; d <= hw_.max_depth; ++d)
+        line("  logic " + range(c.ty.bits()) + cell_reg(c.name, d) + ", " + seed_reg(c.name, d) + ";");
+  }
+
+  void instances() {
+    for (size_t i = 0; i < hw_.modules.size(); ++i) {
+      const HwModule& m = hw_.modules[i];
+      const hls::Dfg& g = m.design.dfg;
+      line(fmt::format("  logic m{0}_in_valid, m{0}_in_ready, m{0}_out_valid, m{0}_out_ready;", i));
+      for (size_t k = 0; k < g.configs.size(); ++k) line(fmt::format("  logic {}m{}_{};", range(g.configs[k].ty.bits()), i, m.cfg_ports[k]));
+      for (size_t k = 0; k < g.inputs.size(); ++k) line(fmt::format("  logic {}m{}_{};", range(g.inputs[k].ty.bits()), i, m.in_ports[k]));
+      for (size_t k = 0; k < g.outputs.size(); ++k) line(fmt::format("  logic {}m{}_{};", range(g.outputs[k].ty.bits()), i, m.out_ports[k]));
+      std::string conn = fmt::format("  {} u_m{} (.clk(clk), .rst(rst)", m.name, i);
+      for (const std::string& p : m.cfg_ports) conn += fmt::format(", .{0}(m{1}_{0})", p, i);
+      conn += fmt::format(", .in_valid(m{0}_in_valid), .in_ready(m{0}_in_ready)", i);
+      for (const std::string& p : m.in_ports) conn += fmt::format(", .{0}(m{1}_{0})", p, i);
+      conn += fmt::format(", .out_valid(m{0}_out_valid), .out_ready(m{0}_out_ready)", i);
+      for (const std::string& p : m.out_ports) conn += fmt::format(", .{0}(m{1}_{0})", p, i);
+      line(conn + ");");
+      line(fmt::format("  assign m{0}_in_valid = state == S_ISSUE && cur_mod == {1}'d{0};", i, mod_width_));
+      line(fmt::format("  assign m{0}_out_ready = state == S_RELEASE && m{0}_out_valid;", i));
+    }
+  }
+
+  // Per entry: its cycles, stages, ops, and which module the current stage is.
+  void shape() {
+    line("  always_comb begin");
+    line("    n_cycles = 64'd0;");
+    line("    n_stages = '0;");
+    line("    n_ops = '0;");
+    line("    cur_mod = '0;");
+    line("    case (pc)");
+    for (size_t e = 0; e < hw_.entries.size(); ++e) {
+      const HwEntry& he = hw_.entries[e];
+      std::string s = fmt::format("      {}: begin n_cycles = 64'd{}; n_stages = {}'d{}; n_ops = {}'d{};", pc(e), he.plan->cycles,
+                                  stage_width_, he.stages.size(), hw_.op_width, he.ops.size());
+      if (!he.stages.empty()) {
+        s += " case (stg)";
+        for (size_t k = 0; k < he.stages.size(); ++k) s += fmt::format(" {}'d{}: cur_mod = {}'d{};", stage_width_, k, mod_width_, he.stages[k].module);
+        s += " default: ; endcase";
+      }
+      line(s + " end");
+    }
+    line("      default: ;");
+    line("    endcase");
+    line("  end");
+    line("  always_comb begin");
+    line("    cur_in_ready = 1'b0;");
+    line("    cur_out_valid = 1'b0;");
+    line("    case (cur_mod)");
+    for (size_t i = 0; i < hw_.modules.size(); ++i)
+      line(fmt::format("      {}'d{}: begin cur_in_ready = m{}_in_ready; cur_out_valid = m{}_out_valid; end", mod_width_, i, i, i));
+    line("      default: ;");
+    line("    endcase");
+    line("  end");
+  }
+
+  // Each module's cfg_ and in_ ports, driven per entry from what its stage reads.
+  void stage_inputs() {
+    for (size_t i = 0; i < hw_.modules.size(); ++i) {
+      const HwModule& m = hw_.modules[i];
+      const hls::Dfg& g = m.design.dfg;
+      if (g.configs.empty() && g.inputs.empty()) continue;
+      line("  always_comb begin");
+      for (const std::string& p : m.cfg_ports) line(fmt::format("    m{}_{} = '0;", i, p));
+      for (const std::string& p : m.in_ports) line(fmt::format("    m{}_{} = '0;", i, p));
+      line("    case (pc)");
+      for (size_t e = 0; e < hw_.entries.size(); ++e) {
+        const HwEntry& he = hw_.entries[e];
+        for (const HwStage& st : he.stages) {
+          if (st.module != i) continue;
+          std::string s = "      " + pc(e) + ": begin";
+          auto drive = [&](const std::vector<hls::DfgPort>& ports, const std::vector<std::string>& names,
+                           const std::vector<std::pair<std::string, ValueSource>>& a,
+                           const std::vector<std::pair<std::string, ValueSource>>& b) {
+            for (size_t k = 0; k < ports.size(); ++k) {
+              const ValueSource* src = nullptr;
+              for (const auto* list : {&a, &b})
+                for (const auto& [n, v] : *list)
+                  if (n == ports[k].name) src = &v;
+              if (src) s += fmt::format(" m{}_{} = {};", i, names[k], expr(he, *src));
+            }
+          };
+          drive(g.configs, m.cfg_ports, st.plan->externs, st.plan->inputs);
+          drive(g.inputs, m.in_ports, st.plan->inputs, st.plan->externs);
+          line(s + " end");
+        }
+      }
+      line("      default: ;");
+      line("    endcase");
+      line("  end");
+    }
+  }
+
+  static std::string truth(const std::string& e, const ir::Ty& ty) {
+    return ty.kind() == ir::TyKind::Bool ? e : "(" + e + " != '0)";
+  }
+
+  void records() {
+    line("  always_comb begin");
+    line("    gate = 1'b1;");
+    line("    payload = '0;");
+    line("    case (pc)");
+    for (size_t e = 0; e < hw_.entries.size(); ++e) {
+      const HwEntry& he = hw_.entries[e];
+      bool any = false;
+      std::string s = "      " + pc(e) + ": case (opi)";
+      for (size_t k = 0; k < he.ops.size(); ++k) {
+        const HwOp& op = he.ops[k];
+        if (!op.never && !op.gate && op.payload.empty()) continue;
+        any = true;
+        s += fmt::format(" {}'d{}: begin", hw_.op_width, k);
+        if (op.never) s += " gate = 1'b0;";
+        else if (op.gate) s += " gate = " + truth(expr(he, *op.gate), op.gate->ty) + ";";
+        for (const HwField& f : op.payload) s += fmt::format(" payload[{} +: {}] = {};", f.offset, f.width, expr(he, f.source));
+        s += " end";
+      }
+      if (any) line(s + " default: ; endcase");
+    }
+    line("      default: ;");
+    line("    endcase");
+    line("  end");
+    line("  assign rec_valid = state == S_EMIT && opi != n_ops && gate;");
+    line("  assign rec_entry = pc;");
+    line("  assign rec_op = opi;");
+    line("  assign rec_cycle = cyc;");
+    line("  assign rec_data = payload;");
+    line("  assign done = state == S_DONE;");
+  }
+
+  // What a cell's new frames start from when entry `he` begins (frames from first_new inward).
+  void seeding(const HwEntry& he, std::string& s) const {
+    const uint32_t deepest = static_cast<uint32_t>(he.plan->chain.size() - 1);
+    for (const HwCell& c : hw_.cells) {
+      if (c.owner_depth > deepest || he.plan->chain[c.owner_depth].label != c.owner) continue;  // not in this chain
+      const bool owner_new = he.first_new <= c.owner_depth;
+      const uint32_t g = std::max(he.first_new, c.owner_depth + 1);
+      const std::string init = literal(c.ty.bits(), value_bits(c.initial));
+      if (owner_new) s += fmt::format(" {} <= {}; {} <= {};", cell_reg(c.name, c.owner_depth), init, seed_reg(c.name, c.owner_depth), init);
+      if (g > deepest) continue;
+      std::string from;
+      if (owner_new && g == c.owner_depth + 1) from = init;
+      else from = he.plan->chain[g].seeding == workload::Seeding::Inherit ? cell_reg(c.name, g - 1) : seed_reg(c.name, g - 1);
+      for (uint32_t d = g; d <= deepest; ++d)
+        s += fmt::format(" {} <= {}; {} <= {};", cell_reg(c.name, d), from, seed_reg(c.name, d), from);
+    }
+  }
+
+  std::string combine(const HwCell& c, const std::string& cur, const std::string& v) const {
+    const bool sgn = c.ty.is_signed_int();
+    auto lt = [&](const std::string& a, const std::string& b) {
+      return sgn ? "$signed(" + a + ") < $signed(" + b + ")" : a + " < " + b;
+    };
+    switch (c.combine) {
+      case frontend::Combine::Last: return v;
+      case frontend::Combine::Sum: return cur + " + " + v;
+      case frontend::Combine::Min: return "(" + lt(v, cur) + ") ? " + v + " : " + cur;
+      case frontend::Combine::Max: return "(" + lt(cur, v) + ") ? " + v + " : " + cur;
+      case frontend::Combine::Count: return cur + " + " + literal(c.ty.bits(), 1);
+    }
+    return v;
+  }
+
+  void writes(const HwEntry& he, std::string& s) const {
+    const uint32_t deepest = static_cast<uint32_t>(he.plan->chain.size() - 1);
+    for (const HwStage& st : he.stages) {
+      if (!st.plan->commits) continue;
+      const HwModule& m = hw_.modules[st.module];
+      for (const workload::WriteThrough& wt : st.plan->scope->module.write_throughs) {
+        const auto cell = std::find_if(hw_.cells.begin(), hw_.cells.end(), [&](const HwCell& c) { return c.name == wt.cell; });
+        const auto& outs = m.design.dfg.outputs;
+        const size_t k = static_cast<size_t>(std::find_if(outs.begin(), outs.end(), [&](const hls::DfgPort& p) { return p.name == wt.output; }) - outs.begin());
+        std::string v = fmt::format("m{}_{}", st.module, m.out_ports[k]);
+        const unsigned from = std::max(1u, outs[k].ty.bits()), to = cell->ty.bits();
+        if (from < to)
+          v = outs[k].ty.is_signed_int() ? fmt::format("{{{{{}{{{}[{}]}}}}, {}}}", to - from, v, from - 1, v)
+                                         : fmt::format("{{{}'d0, {}}}", to - from, v);
+        for (uint32_t d = deepest + 1; d-- > cell->owner_depth;)
+          s += fmt::format(" {} <= {};", cell_reg(cell->name, d), combine(*cell, cell_reg(cell->name, d), v));
+      }
+    }
+  }
+
+  void sequencer() {
+    line("  always_ff @(posedge clk) begin");
+    line("    if (rst) begin");
+    line("      state <= S_BEGIN;");
+    line("      pc <= '0;");
+    line("      stg <= '0;");
+    line("      opi <= '0;");
+    line("      cyc <= 64'd0;");
+    for (const HwCell& c : hw_.cells)
+      for (uint32_t d = c.owner_depth; d <= hw_.max_depth; ++d) {
+        const std::string init = literal(c.ty.bits(), value_bits(c.initial));
+        line(fmt::format("      {} <= {};", cell_reg(c.name, d), init));
+        line(fmt::format("      {} <= {};", seed_reg(c.name, d), init));
+      }
+    line("    end else begin");
+    line("      case (state)");
+    line("        S_BEGIN:");
+    line(fmt::format("          if (pc == {}) state <= S_DONE;", pc(hw_.entries.size())));
+    line("          else begin");
+    line("            cyc <= 64'd0;");
+    line("            stg <= '0;");
+    line("            opi <= '0;");
+    line("            case (pc)");
+    for (size_t e = 0; e < hw_.entries.size(); ++e) {
+      std::string s;
+      seeding(hw_.entries[e], s);
+      if (!s.empty()) line("              " + pc(e) + ": begin" + s + " end");
+    }
+    line("              default: ;");
+    line("            endcase");
+    line("            state <= n_cycles == 64'd0 ? S_NEXT : n_stages == '0 ? S_WRITE : S_ISSUE;");
+    line("          end");
+    line("        S_ISSUE: if (cur_in_ready) state <= S_WAIT;");
+    line("        S_WAIT:");
+    line("          if (cur_out_valid) begin");
+    line("            if (stg + 1'b1 == n_stages) state <= S_WRITE;");
+    line("            else begin");
+    line("              stg <= stg + 1'b1;");
+    line("              state <= S_ISSUE;");
+    line("            end");
+    line("          end");
+    line("        S_WRITE: begin");
+    line("          case (pc)");
+    for (size_t e = 0; e < hw_.entries.size(); ++e) {
+      std::string s;
+      writes(hw_.entries[e], s);
+      if (!s.empty()) line("            " + pc(e) + ": begin" + s + " end");
+    }
+    line("            default: ;");
+    line("          endcase");
+    line("          opi <= '0;");
+    line("          state <= S_EMIT;");
+    line("        end");
+    line("        S_EMIT:");
+    line("          if (opi == n_ops) state <= S_RELEASE;");
+    line("          else if (!gate || rec_ready) opi <= opi + 1'b1;");
+    line("        S_RELEASE: begin");
+    line("          stg <= '0;");
+    line("          opi <= '0;");
+    line("          if (cyc + 64'd1 == n_cycles) state <= S_NEXT;");
+    line("          else begin");
+    line("            cyc <= cyc + 64'd1;");
+    line("            state <= n_stages == '0 ? S_WRITE : S_ISSUE;");
+    line("          end");
+    line("        end");
+    line("        S_NEXT: begin");
+    line("          pc <= pc + 1'b1;");
+    line("          state <= S_BEGIN;");
+    line("        end");
+    line("        default: ;");
+    line("      endcase");
+    line("    end");
+    line("  end");
+  }
+
+  const HwWorkload& hw_;
+  std::string out_;
+  unsigned stage_width_ = 1, mod_width_ = 1;
+};
+
+}  // namespace
+
+std::string emit_top(const HwWorkload& hw) { return TopEmitter(hw).run(); }
+
+std::string emit_all(const HwWorkload& hw) {
+  std::string all;
+  for (const HwModule& m : hw.modules) all += m.sv + "\n";
+  return all + emit_top(hw);
+}
+
+std::vector<std::pair<std::string, std::string>> sv_files(const HwWorkload& hw) {
+  std::vector<std::pair<std::string, std::string>> files;
+  for (const HwModule& m : hw.modules) files.emplace_back(m.name + ".sv", m.sv);
+  files.emplace_back(hw.top + ".sv", emit_top(hw));
+  return files;
+}
+
+}  // namespace polydat::hwtop

@@ -1,0 +1,231 @@
+#include "hwtop/lower.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "frontend/compile.h"
+#include "ir/pass_pipeline.h"
+#include "rtl/emit_sv.h"
+#include "workload/values.h"
+
+namespace polydat::hwtop {
+
+using workload::ValueSource;
+
+uint64_t value_bits(const ir::Value& v) {
+  if (v.ty().kind() == ir::TyKind::Bool) return v.as_bool() ? 1 : 0;
+  const unsigned w = v.ty().bits();
+  return w >= 64 ? v.bits() : v.bits() & ((uint64_t{1} << w) - 1);
+}
+
+ir::Value value_of_bits(const ir::Ty& ty, uint64_t bits) {
+  if (ty.kind() == ir::TyKind::Bool) return ir::Value::boolean(bits & 1);
+  return ir::Value::integer(ty.kind(), bits);
+}
+
+namespace {
+
+using Refusal = std::string;
+
+bool hardware_type(const ir::Ty& t) { return t.kind() == ir::TyKind::Bool || t.is_int(); }
+
+unsigned bits_for(size_t n) {  // bits to count 0..n-1 (at least 1)
+  unsigned b = 1;
+  while (b < 63 && (uint64_t{1} << b) < n) ++b;
+  return b;
+}
+
+std::string identifier(const std::string& s) {
+  std::string out;
+  for (char c : s) out += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  while (out.find("__") != std::string::npos) out.replace(out.find("__"), 2, "_");
+  while (!out.empty() && out.back() == '_') out.pop_back();
+  return out;
+}
+
+class Lowering {
+ public:
+  Lowering(const workload::Workload& w, const HwOptions& o) : w_(w), o_(o) {}
+
+  ir::Expected<HwWorkload, Refusal> run(const workload::RunOptions& run) {
+    workload::RunOptions ro = run;
+    ro.native = false;
+    auto plan = workload::plan_workload(w_, ro);
+    if (!plan) return plan.error();
+    hw_.plan = std::make_unique<workload::WorkloadPlan>(std::move(*plan));
+    const auto& entries = hw_.plan->entries;
+    if (entries.size() > o_.max_entries)
+      return refuse({}, "the scenario runs " + std::to_string(entries.size()) + " phases (loops unrolled); the sequencer holds at most " +
+                            std::to_string(o_.max_entries), "hw-scenario");
+    for (const workload::PlanEntry& e : entries)
+      if (auto s = entry(e); !s) return s.error();
+    hw_.entry_width = bits_for(hw_.entries.size() + 1);
+    size_t ops = 1;
+    for (const HwEntry& e : hw_.entries) ops = std::max(ops, e.ops.size() + 1);
+    hw_.op_width = bits_for(ops);
+    return std::move(hw_);
+  }
+
+ private:
+  Refusal refuse(workload::Mark at, const std::string& message, const char* kind) const {
+    return workload::render_workload_error(w_.path, w_.text, at, message, kind);
+  }
+
+  ir::Expected<void, Refusal> entry(const workload::PlanEntry& e) {
+    const std::string where = "phase '" + e.phase + "'" + (e.iteration.empty() ? "" : " (" + e.iteration + ")");
+    if (!e.cells_read_by_outer.empty())
+      return refuse(e.at, where + ": " + e.cells_read_by_outer.front() +
+                              " per cycle; the hardware reads cells only in the phase's own bindings", "hw-refused");
+    HwEntry he;
+    he.plan = &e;
+    hw_.max_depth = std::max<uint32_t>(hw_.max_depth, static_cast<uint32_t>(e.chain.size() - 1));
+    // The frames that begin with this entry: those not in the previous entry's chain.
+    if (!hw_.entries.empty()) {
+      const auto& prev = hw_.entries.back().plan->chain;
+      while (he.first_new < e.chain.size() && he.first_new < prev.size() &&
+             prev[he.first_new].serial == e.chain[he.first_new].serial)
+        ++he.first_new;
+    }
+    for (uint32_t d = 0; d < e.chain.size(); ++d)
+      for (const workload::OwnCell& c : e.chain[d].cells)
+        if (auto s = cell(c, d, e.chain[d].label, e.at); !s) return s.error();
+    for (const workload::PlanStage& st : e.stages) {
+      auto m = module_of(st);
+      if (!m) return m.error();
+      for (const auto& [name, src] : st.inputs)
+        if (!hardware_type(src.ty))
+          return refuse(st.scope->module.at, where + ": " + st.scope->module.label + " reads '" + name + "' (" +
+                                                 ir::ty_label(src.ty) + ") per cycle; hardware carries bools and integers",
+                        "hw-refused");
+      he.stages.push_back(HwStage{*m, &st});
+    }
+    for (const workload::PreparedOp& op : e.ops) {
+      HwOp ho;
+      auto check = [&](const std::string& name) -> ir::Expected<const ValueSource*, Refusal> {
+        const ValueSource& src = e.names.at(name);
+        if (src.kind != ValueSource::Kind::Const && !hardware_type(src.ty))
+          return refuse(op.def->at, where + ", op '" + op.def->name + "': '" + name + "' is a " + ir::ty_label(src.ty) +
+                                        " the hardware would compute; hardware carries bools and integers", "hw-refused");
+        if (src.kind == ValueSource::Kind::Output && !output_port(he, src)) {
+          return refuse(op.def->at, where + ", op '" + op.def->name + "': '" + name + "' has no port", "hw-refused");
+        }
+        return &src;
+      };
+      if (op.condition) {
+        auto g = check(*op.condition);
+        if (!g) return g.error();
+        if ((*g)->kind == ValueSource::Kind::Const) ho.never = !workload::truthy((*g)->value);
+        else ho.gate = **g;
+      }
+      unsigned offset = 0;
+      std::set<std::string> seen;
+      for (const auto& [field, t] : op.fields)
+        for (const workload::TemplatePart& part : t.parts) {
+          if (!part.is_name || !seen.insert(part.text).second) continue;
+          auto s = check(part.text);
+          if (!s) return s.error();
+          if ((*s)->kind == ValueSource::Kind::Const || (*s)->kind == ValueSource::Kind::Cycle) continue;  // rec_cycle carries the cycle
+          const unsigned width = (*s)->ty.bits();
+          ho.payload.push_back(HwField{part.text, **s, offset, width});
+          offset += width;
+        }
+      hw_.payload_width = std::max(hw_.payload_width, offset);
+      he.ops.push_back(std::move(ho));
+    }
+    // Writes through: each into a cell of this chain, converted as the hardware can.
+    for (const HwStage& st : he.stages)
+      if (st.plan->commits)
+        for (const workload::WriteThrough& wt : st.plan->scope->module.write_throughs) {
+          const HwModule& m = hw_.modules[st.module];
+          const auto& outs = m.design.dfg.outputs;
+          const auto it = std::find_if(outs.begin(), outs.end(), [&](const hls::DfgPort& p) { return p.name == wt.output; });
+          if (it == outs.end()) return refuse(wt.at, where + ": the write into '" + wt.cell + "' has no port", "hw-refused");
+          const ir::Ty& from = it->ty;
+          const bool ok = wt.combine == frontend::Combine::Count || from == wt.ty ||
+                          (wt.ty.is_int() && (from.kind() == ir::TyKind::Bool || from.is_int()));
+          if (!ok || !cell_known(wt.cell))
+            return refuse(wt.at, where + ": the hardware does not write a " + ir::ty_label(from) + " into shared cell '" +
+                                     wt.cell + "' (" + ir::ty_label(wt.ty) + ")", "hw-refused");
+        }
+    hw_.entries.push_back(std::move(he));
+    return {};
+  }
+
+  bool cell_known(const std::string& name) const {
+    return std::any_of(hw_.cells.begin(), hw_.cells.end(), [&](const HwCell& c) { return c.name == name; });
+  }
+
+  const std::string* output_port(const HwEntry& he, const ValueSource& src) const {
+    for (const HwStage& st : he.stages)
+      if (st.plan->depth == src.depth) {
+        const HwModule& m = hw_.modules[st.module];
+        for (size_t i = 0; i < m.design.dfg.outputs.size(); ++i)
+          if (m.design.dfg.outputs[i].name == src.name) return &m.out_ports[i];
+      }
+    return nullptr;
+  }
+
+  ir::Expected<void, Refusal> cell(const workload::OwnCell& c, uint32_t depth, const std::string& owner, workload::Mark at) {
+    for (const HwCell& h : hw_.cells)
+      if (h.name == c.name) {
+        if (h.owner_depth != depth || h.owner != owner)
+          return refuse(at, "shared cell '" + c.name + "' is declared by " + h.owner + " and by " + owner +
+                                "; in hardware a cell's name is declared once", "hw-refused");
+        return {};
+      }
+    if (!hardware_type(c.ty))
+      return refuse(at, owner + ": shared cell '" + c.name + "' is a " + ir::ty_label(c.ty) +
+                            "; hardware cells are bools and integers", "hw-refused");
+    hw_.cells.push_back(HwCell{c.name, c.ty, c.combine, c.initial, depth, owner});
+    return {};
+  }
+
+  ir::Expected<size_t, Refusal> module_of(const workload::PlanStage& st) {
+    const workload::CompiledScope* key = st.scope.get();
+    if (auto it = module_index_.find(key); it != module_index_.end()) return it->second;
+    const workload::ScopeModule& m = st.scope->module;
+    frontend::CompileResult r = frontend::compile_source(m.path, m.source, m.options);
+    if (!r.ok()) return refuse(m.at, m.label + ": the kernel does not compile again: " + r.render_diagnostics(), "hw-refused");
+    auto opt = ir::optimize(*r.ir);
+    if (!opt) return refuse(m.at, m.label + ": the optimiser failed: " + opt.error().message, "hw-refused");
+    std::vector<bool> config_fields;
+    for (const frontend::Port& p : r.kernel().params) config_fields.push_back(p.is_extern);
+    auto d = hls::synthesize(*opt, opt->entry(), config_fields, o_.hls);
+    if (!d) {
+      workload::Mark at = m.at;
+      if (d.error().loc.line && d.error().loc.file == 0) at = m.placement.file_mark(d.error().loc.start);
+      if (!at.line) at = m.at;
+      return refuse(at, m.label + ": cannot make hardware: " + d.error().message, "hw-refused");
+    }
+    HwModule hm;
+    hm.scope = st.scope;
+    hm.name = "s" + std::to_string(hw_.modules.size()) + "_" + identifier(m.label);
+    hm.design = std::move(*d);
+    hm.design.dfg.name = hm.name;
+    hm.sv = rtl::emit_sv(hm.design);
+    const rtl::PortNames ports = rtl::port_names(hm.design);
+    hm.cfg_ports = ports.configs;
+    hm.in_ports = ports.inputs;
+    hm.out_ports = ports.outputs;
+    if (rtl::module_name(hm.design) != hm.name)
+      return refuse(m.at, m.label + ": its module cannot be named " + hm.name, "hw-refused");
+    module_index_[key] = hw_.modules.size();
+    hw_.modules.push_back(std::move(hm));
+    return hw_.modules.size() - 1;
+  }
+
+  const workload::Workload& w_;
+  const HwOptions& o_;
+  HwWorkload hw_;
+  std::map<const workload::CompiledScope*, size_t> module_index_;
+};
+
+}  // namespace
+
+ir::Expected<HwWorkload, std::string> lower_workload(const workload::Workload& w, const workload::RunOptions& run,
+                                                     const HwOptions& options) {
+  return Lowering(w, options).run(run);
+}
+
+}  // namespace polydat::hwtop
