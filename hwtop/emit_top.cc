@@ -64,6 +64,8 @@ class TopEmitter {
   void header() {
     line("// The workload top: " + std::to_string(hw_.modules.size()) + " scope modules, " +
          std::to_string(hw_.entries.size()) + " entries, " + std::to_string(hw_.cells.size()) + " shared cells.");
+    line("// A cell's view or seed at a depth no entry reads is left for synthesis to remove.");
+    line("/* verilator lint_off UNUSEDSIGNAL */");
     line("module " + hw_.top + " (");
     line("  input  logic clk,");
     line("  input  logic rst,");
