@@ -1,0 +1,50 @@
+// `polydat emit-sv` and `polydat cosim` on a workload file, through the
+// binary: the files written, the decoded lines on stdout equal to
+// `polydat run`'s, params on the command line, and a refusal's exit status
+// and located message.
+#include "tests/cli/cli_support.h"
+
+namespace polydat::clitest {
+namespace {
+
+const fs::path kExamples = fs::path(POLYDAT_SOURCE_ROOT) / "examples" / "workloads";
+
+TEST_CASE("emit-sv WORKLOAD.yaml: a file per scope module and the top") {
+  Sandbox s;
+  s.file("sweep.yaml", polydat::testing::read_file(kExamples / "sweep.yaml"));
+  const Run r = s.run({"emit-sv", "sweep.yaml", "-o", "out"});
+  CHECK(r.status == 0);
+  CHECK(contains(r.out, "2 scope modules, 4 entries"));
+  for (const char* f : {"s0_phase_probe.sv", "s1_phase_probe.sv", "workload_top.sv"}) {
+    CAPTURE(f);
+    CHECK(fs::exists(s.path() / "out" / f));
+  }
+  CHECK(contains(polydat::testing::read_file(s.path() / "out" / "workload_top.sv"), "module workload_top ("));
+}
+
+TEST_CASE("cosim WORKLOAD.yaml: the top's decoded lines are polydat run's, with a param set") {
+  Sandbox s;
+  s.file("do_while.yaml", polydat::testing::read_file(kExamples / "do_while.yaml"));
+  const Run want = s.run({"run", "do_while.yaml", "rounds=2"});
+  REQUIRE(want.status == 0);
+  for (const char* sim : {"verilator", "systemc"}) {
+    CAPTURE(sim);
+    const Run r = s.run({"cosim", "do_while.yaml", "rounds=2", "--sim", sim, "--stall", "0.25"});
+    CHECK(r.status == 0);
+    CHECK(r.out == want.out);
+    CHECK(contains(r.err, "identical to polydat run"));
+  }
+}
+
+TEST_CASE("cosim WORKLOAD.yaml: a scope hardware cannot take is refused at its line") {
+  Sandbox s;
+  s.file("keyvalue.yaml", polydat::testing::read_file(kExamples / "keyvalue.yaml"));
+  const Run r = s.run({"cosim", "keyvalue.yaml", "--sim", "verilator"});
+  CHECK(r.status == 1);
+  CHECK(r.out.empty());
+  CHECK(contains(r.err, "keyvalue.yaml:23:14: error: phase rampup: cannot make hardware: 'key' has type str"));
+  CHECK(contains(r.err, "[hw-refused]"));
+}
+
+}  // namespace
+}  // namespace polydat::clitest
