@@ -75,16 +75,20 @@ endmodule
 
 }  // namespace
 
-uint32_t result_line_chars(const hls::Design& design) {
+uint32_t result_line_chars(const KernelPorts& k) {
   uint32_t n = 0;
-  for (const hls::DfgPort& o : design.dfg.outputs) n += hex_digits(o.ty.bits()) + 1;  // digits, then a space or the newline
+  for (const KernelPort& o : k.outputs) n += hex_digits(o.width) + 1;  // digits, then a space or the newline
   return std::max<uint32_t>(n, 1);
 }
 
+uint32_t result_line_chars(const hls::Design& design) { return result_line_chars(kernel_ports(design)); }
+
 BoardTop board_top(const hls::Design& design, const Board& board, const BoardTopOptions& options) {
-  const hls::Dfg& g = design.dfg;
-  const rtl::PortNames ports = rtl::port_names(design);
-  const std::string kernel = rtl::module_name(design);
+  return board_top(kernel_ports(design), rtl::emit_sv(design), board, options);
+}
+
+BoardTop board_top(const KernelPorts& g, const std::string& kernel_sv, const Board& board, const BoardTopOptions& options) {
+  const std::string& kernel = g.module;
   BoardTop top;
   top.module = unclashed("polydat_board", kernel);
   const std::string uart = unclashed("polydat_uart_tx", kernel);
@@ -95,7 +99,7 @@ BoardTop board_top(const hls::Design& design, const Board& board, const BoardTop
   // The clock everything runs on: the oscillator's pin, or the PLL's output.
   const std::string kclk = options.pll ? "pll_clk" : kClockPort;
   top.divisor = static_cast<uint32_t>(std::max(2.0, std::round(clock_hz / board.baud)));
-  top.line_chars = result_line_chars(design);
+  top.line_chars = result_line_chars(g);
 
   std::string header_ports = fmt::format("    input  logic {},\n", kClockPort);
   if (board.reset_button) header_ports += fmt::format("    input  logic {},\n", kResetPort);
@@ -126,7 +130,7 @@ BoardTop board_top(const hls::Design& design, const Board& board, const BoardTop
   std::string feed, connect, hold;
   connect += fmt::format("      .clk({}),\n      .rst(rst),\n      .in_valid(k_in_valid),\n      .in_ready(k_in_ready),\n", kclk);
   if (!g.inputs.empty()) {
-    const unsigned w = g.inputs[0].ty.bits();
+    const unsigned w = g.inputs[0].width;
     if (w <= kCountHalf) {
       feed += fmt::format(
           "  logic {}count;  // the kernel's first input: 0, 1, 2, ... one per evaluation\n"
@@ -150,27 +154,27 @@ BoardTop board_top(const hls::Design& design, const Board& board, const BoardTop
           fmt::arg("vw", vec(w)), fmt::arg("h", kCountHalf), fmt::arg("hm", kCountHalf - 1),
           fmt::arg("h1", kCountHalf + 1), fmt::arg("wm", w - 1), fmt::arg("clk", kclk));
     }
-    connect += fmt::format("      .{}(count),\n", ports.inputs[0]);
+    connect += fmt::format("      .{}(count),\n", g.inputs[0].name);
   }
   for (size_t i = 1; i < g.inputs.size(); ++i) {
     const uint64_t v = i - 1 < options.inputs.size() ? options.inputs[i - 1] : 0;
-    connect += fmt::format("      .{}({}),\n", ports.inputs[i], literal(g.inputs[i].ty.bits(), v));
+    connect += fmt::format("      .{}({}),\n", g.inputs[i].name, literal(g.inputs[i].width, v));
   }
   if (!g.configs.empty()) feed += "  // The configuration block: each extern in a register, loaded with its value at reset.\n";
   for (size_t i = 0; i < g.configs.size(); ++i) {
-    const unsigned w = g.configs[i].ty.bits();
+    const unsigned w = g.configs[i].width;
     const uint64_t v = i < options.configs.size() ? options.configs[i] : 0;
     feed += fmt::format("  logic {}config_{};  // {}\n  always_ff @(posedge {}) if (rst) config_{} <= {};\n", vec(w), i,
-                        g.configs[i].name, kclk, i, literal(w, v));
-    connect += fmt::format("      .{}(config_{}),\n", ports.configs[i], i);
+                        g.configs[i].source, kclk, i, literal(w, v));
+    connect += fmt::format("      .{}(config_{}),\n", g.configs[i].name, i);
   }
   connect += "      .out_valid(k_out_valid),\n      .out_ready(k_out_ready)";
   std::string results, held_fields;
   unsigned held_bits = 0;
   for (size_t i = 0; i < g.outputs.size(); ++i) {
-    const unsigned w = g.outputs[i].ty.bits(), padded = 4 * hex_digits(w);
-    results += fmt::format("  logic {}result_{};  // {}\n", vec(w), i, g.outputs[i].name);
-    connect += fmt::format(",\n      .{}(result_{})", ports.outputs[i], i);
+    const unsigned w = g.outputs[i].width, padded = 4 * hex_digits(w);
+    results += fmt::format("  logic {}result_{};  // {}\n", vec(w), i, g.outputs[i].source);
+    connect += fmt::format(",\n      .{}(result_{})", g.outputs[i].name, i);
     if (!held_fields.empty()) held_fields += ", ";
     held_fields += padded > w ? fmt::format("{}'d0, result_{}", padded - w, i) : fmt::format("result_{}", i);
     held_bits += padded;
@@ -181,7 +185,7 @@ BoardTop board_top(const hls::Design& design, const Board& board, const BoardTop
   std::string cases;
   uint32_t at = 0;
   for (size_t i = 0; i < g.outputs.size(); ++i) {
-    const unsigned digits = hex_digits(g.outputs[i].ty.bits());
+    const unsigned digits = hex_digits(g.outputs[i].width);
     for (unsigned d = 0; d < digits; ++d, ++at) cases += fmt::format("      {}'d{}: kind = 2'd0;\n", iw, at);
     if (i + 1 < g.outputs.size()) cases += fmt::format("      {}'d{}: kind = 2'd1;\n", iw, at++);
   }
@@ -260,7 +264,7 @@ endmodule
 
 {uart_module}
 {kernel_sv})",
-                       fmt::arg("kernel_name", design.dfg.name), fmt::arg("title", board.title),
+                       fmt::arg("kernel_name", g.module), fmt::arg("title", board.title),
                        fmt::arg("mhz", board.clock_mhz), fmt::arg("kclk", kclk), fmt::arg("pll", pll),
                        fmt::arg("pll_note", options.pll ? fmt::format(", the PLL's {:.3f} MHz runs everything", options.pll->out_mhz)
                                                         : std::string()), fmt::arg("tx", kUartTxPort), fmt::arg("baud", board.baud),
@@ -272,7 +276,7 @@ endmodule
                        fmt::arg("last", top.line_chars - 1), fmt::arg("nib_decl", nib_decl), fmt::arg("cases", cases),
                        fmt::arg("uart", uart), fmt::arg("beat_bit", beat_bit), fmt::arg("led_port", kLedPort),
                        fmt::arg("led", led), fmt::arg("uart_module", uart_tx_module(uart)),
-                       fmt::arg("kernel_sv", rtl::emit_sv(design)));
+                       fmt::arg("kernel_sv", kernel_sv));
   return top;
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "boards/board.h"
+#include "boards/qor_wrapper.h"
 #include "fpga/pll.h"
 #include "hls/design.h"
 
@@ -39,7 +40,11 @@ struct BoardTop {
 // digits (the bit pattern, most significant digit first), fields separated by
 // one space, then '\n'. The line's length for `design`:
 uint32_t result_line_chars(const hls::Design& design);
+uint32_t result_line_chars(const KernelPorts& kernel);
 
 BoardTop board_top(const hls::Design& design, const Board& board, const BoardTopOptions& options);
+// Around any module with the kernel interface (`kernel_sv` its text and what it instantiates).
+BoardTop board_top(const KernelPorts& kernel, const std::string& kernel_sv, const Board& board,
+                   const BoardTopOptions& options);
 
 }  // namespace polydat::boards

@@ -149,11 +149,11 @@ KernelPorts kernel_ports(const hls::Design& design) {
   KernelPorts k;
   k.module = rtl::module_name(design);
   for (size_t i = 0; i < design.dfg.configs.size(); ++i)
-    k.configs.push_back({names.configs[i], design.dfg.configs[i].ty.bits()});
+    k.configs.push_back({names.configs[i], design.dfg.configs[i].ty.bits(), design.dfg.configs[i].name});
   for (size_t i = 0; i < design.dfg.inputs.size(); ++i)
-    k.inputs.push_back({names.inputs[i], design.dfg.inputs[i].ty.bits()});
+    k.inputs.push_back({names.inputs[i], design.dfg.inputs[i].ty.bits(), design.dfg.inputs[i].name});
   for (size_t i = 0; i < design.dfg.outputs.size(); ++i)
-    k.outputs.push_back({names.outputs[i], design.dfg.outputs[i].ty.bits()});
+    k.outputs.push_back({names.outputs[i], design.dfg.outputs[i].ty.bits(), design.dfg.outputs[i].name});
   return k;
 }
 

@@ -35,6 +35,7 @@ namespace polydat::boards {
 struct KernelPort {
   std::string name;  // the port's name in the kernel's module (in_x, cfg_seed, out_h)
   unsigned width = 1;
+  std::string source;  // what it carries, for comments (the kernel's name for it: x, seed, h)
 };
 
 // What the wrapper needs of a kernel module: its name and its data ports.

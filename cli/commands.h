@@ -108,6 +108,8 @@ int cosim_command(const CosimArgs& args);
 bool is_workload_file(const std::string& path);
 int workload_emit_sv_command(const HlsArgs& args, const std::vector<std::string>& assignments, const std::string& out_dir);
 int workload_cosim_command(const CosimArgs& args, const std::vector<std::string>& assignments);
+struct SynthArgs;
+int workload_synth_command(const SynthArgs& args, const std::vector<std::string>& assignments);
 int board_cosim_command(const CosimArgs& args);
 
 struct SynthArgs {

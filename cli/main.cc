@@ -144,6 +144,8 @@ int main(int argc, char** argv) {
   SynthArgs synth;
   CLI::App* synth_cmd = app.add_subcommand("synth", "Yosys, nextpnr-ice40 and icepack: a bitstream and a report");
   add_hls_options(synth_cmd, synth.hls);
+  std::vector<std::string> synth_assignments;
+  synth_cmd->add_option("assignments", synth_assignments, "a workload's scenario=NAME and NAME=VALUE params");
   synth_cmd->add_option("--board", synth.board, "a board (bundled name or .yaml): the kernel inside the board top");
   synth_cmd->add_option("--device", synth.device, "without a board: the kernel inside the QoR wrapper (3 pins) on up5k, hx8k, lp8k or hx1k")
       ->check(CLI::IsMember({"up5k", "hx8k", "lp8k", "hx1k"}));
@@ -217,7 +219,8 @@ int main(int argc, char** argv) {
   if (hls_cmd->parsed()) return hls_command(hls);
   if (emit_cmd->parsed() && is_workload_file(emit.file)) return workload_emit_sv_command(emit, emit_assignments, out_dir);
   if (emit_cmd->parsed()) return emit_sv_command(emit, out_dir);
-  if (cosim_cmd->parsed() && is_workload_file(cosim.hls.file) && cosim.board.empty())
+  if (synth_cmd->parsed() && is_workload_file(synth.hls.file)) return workload_synth_command(synth, synth_assignments);
+  if (cosim_cmd->parsed() && is_workload_file(cosim.hls.file))
     return workload_cosim_command(cosim, cosim_assignments);
   cosim.cycles_given = cosim_cmd->count("--cycles") > 0;
   if (cosim_cmd->parsed()) return cosim_command(cosim);

@@ -4,11 +4,20 @@
 #include <fmt/core.h>
 
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
 #include "cli/commands.h"
+#include "boards/board_top.h"
+#include "boards/top_ports.h"
+#include "cli/board_flow.h"
 #include "cli/flow.h"
+#include "fpga/ice40_flow.h"
+#include "fpga/report.h"
+#include "hwtop/board_stream.h"
+#include "sim/verilator/board_sim.h"
+#include "sim/verilator/verilator_engine.h"
 #include "hwtop/decode.h"
 #include "hwtop/emit_top.h"
 #include "hwtop/lower.h"
@@ -49,13 +58,16 @@ struct Loaded {
 
 void print_error(const std::string& e) { fmt::print(stderr, "{}{}", e, e.ends_with('\n') ? "" : "\n"); }
 
-std::optional<Loaded> load(const HlsArgs& args, const std::vector<std::string>& assignments, int& rc) {
+// `adjust` tells the HLS options about a board (its clock, its device).
+std::optional<Loaded> load(const HlsArgs& args, const std::vector<std::string>& assignments, int& rc,
+                           const std::function<hls::HlsOptions(hls::HlsOptions)>& adjust = {}) {
   rc = kUsageError;
   Loaded l;
   if (!workload_assignments(assignments, l.run)) return std::nullopt;
   l.run.lib_paths = args.lib_paths;
   auto opts = hls_options(args);
   if (!opts) return std::nullopt;
+  if (adjust) opts = adjust(*opts);
   rc = kUserError;
   auto w = workload::load_workload_file(args.file);
   if (!w) {
@@ -98,7 +110,143 @@ int workload_emit_sv_command(const HlsArgs& args, const std::vector<std::string>
   return kOk;
 }
 
+namespace {
+
+// polydat run's lines, or nullopt after printing its error.
+std::optional<std::pair<std::string, uint64_t>> software_lines(const Loaded& l) {
+  std::string expected;
+  auto ran = workload::run_workload(l.w, l.run, [&](const std::string& t) {
+    expected += t;
+    return true;
+  });
+  if (!ran) {
+    print_error(ran.error());
+    return std::nullopt;
+  }
+  return std::make_pair(std::move(expected), ran->ops);
+}
+
+// A board, its clock and device, as the HLS options need them.
+struct BoardPlan {
+  boards::Board board;
+  std::optional<fpga::PllConfig> pll;
+  double mhz = 0;
+  const fpga::Device* device = nullptr;
+  hls::HlsOptions adjust(hls::HlsOptions o) const {
+    o = clocked_for(o, mhz);
+    return device ? for_device(o, *device) : o;
+  }
+};
+
+std::optional<BoardPlan> board_plan(const std::string& name, std::optional<double> freq_mhz) {
+  auto board = load_board(name);
+  if (!board) return std::nullopt;
+  BoardPlan p{*board, std::nullopt, 0, nullptr};
+  if (!board_clock(p.board, freq_mhz, p.pll)) return std::nullopt;
+  p.mhz = board_mhz(p.board, p.pll);
+  p.device = fpga::find_device(p.board.device);
+  return p;
+}
+
+int workload_board_cosim(const CosimArgs& args, const std::vector<std::string>& assignments) {
+  auto plan = board_plan(args.board, args.freq_mhz);
+  if (!plan) return kUserError;
+  int rc = kOk;
+  auto l = load(args.hls, assignments, rc, [&](hls::HlsOptions o) { return plan->adjust(o); });
+  if (!l) return rc;
+  auto want = software_lines(*l);
+  if (!want) return kUserError;
+  const hwtop::StreamModule stream = hwtop::stream_module(l->hw);
+  boards::BoardTopOptions to;
+  to.pll = plan->pll;
+  const boards::BoardTop top = boards::board_top(stream.ports, stream.sv, plan->board, to);
+  const auto t0 = std::chrono::steady_clock::now();
+  auto run = sim::simulate_board(top, plan->board, want->second, sim::default_cache_dir());
+  if (!run) {
+    print_error("error: " + run.error());
+    return kUserError;
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::vector<hwtop::Record> records;
+  for (const std::string& line : run->lines) {
+    auto r = hwtop::parse_board_line(stream, line);
+    if (!r) {
+      print_error("error: " + r.error().message);
+      return kUserError;
+    }
+    records.push_back(std::move(*r));
+  }
+  auto lines = hwtop::decode_records(l->hw, records, l->run.format);
+  if (!lines) {
+    print_error("error: " + lines.error().message);
+    return kUserError;
+  }
+  fmt::print("{}", *lines);
+  const bool ok = *lines == want->first && run->framing_errors == 0;
+  fmt::print(stderr, "polydat cosim: {} on board {} ({} MHz): {} of {} records over the UART ({} baud, {} characters a record), "
+                     "{} framing errors, {} cycles ({:.3f} s of board time) in {:.1f} s: {}\n",
+             args.hls.file, plan->board.name, plan->mhz, records.size(), want->second, plan->board.baud, top.line_chars,
+             run->framing_errors, run->cycles, run->cycles / (plan->mhz * 1e6), seconds,
+             ok ? "identical to polydat run" : "MISMATCH against polydat run");
+  return ok ? kOk : kUserError;
+}
+
+}  // namespace
+
+int workload_synth_command(const SynthArgs& args, const std::vector<std::string>& assignments) {
+  if (args.board.empty()) {
+    fmt::print(stderr, "error: a workload is synthesized for a board: --board NAME\n");
+    return kUsageError;
+  }
+  auto plan = board_plan(args.board, args.freq_mhz);
+  if (!plan) return kUserError;
+  if (!plan->device) {
+    fmt::print(stderr, "error: no device '{}' in the iCE40 table\n", plan->board.device);
+    return kUserError;
+  }
+  int rc = kOk;
+  auto l = load(args.hls, assignments, rc, [&](hls::HlsOptions o) { return plan->adjust(o); });
+  if (!l) return rc;
+  const hwtop::StreamModule stream = hwtop::stream_module(l->hw);
+  boards::BoardTopOptions to;
+  to.pll = plan->pll;
+  const boards::BoardTop top = boards::board_top(stream.ports, stream.sv, plan->board, to);
+  fpga::Ice40Request req;
+  req.device = plan->device;
+  req.package = plan->board.package;
+  req.freq_mhz = plan->mhz;
+  req.pcf = boards::pcf(plan->board);
+  req.seed = args.seed;
+  req.use_dsp = use_dsp(*plan->device, args.hls);
+  req.timeout_s = args.tool_timeout_s;
+  req.progress_every = std::chrono::milliseconds(static_cast<int64_t>(std::llround(args.progress_s * 1000)));
+  req.top = top.module;
+  req.sv = top.sv;
+  req.dir = args.out_dir.empty() ? fs::path(fs::path(args.hls.file).stem().string() + "-" + plan->board.name) : fs::path(args.out_dir);
+  fmt::print("synth {}: {} scope modules, {} entries, {} shared cells; board {} ({} {}) at {} MHz, records over the UART, in {}\n",
+             args.hls.file, l->hw.modules.size(), l->hw.entries.size(), l->hw.cells.size(), plan->board.name,
+             plan->board.device, plan->board.package, plan->mhz, req.dir.string());
+  std::fflush(stdout);
+  auto got = fpga::run_ice40(
+      req,
+      [](std::string_view step) {
+        fmt::print("  {}\n", step);
+        std::fflush(stdout);
+      },
+      [](std::string_view line) {
+        fmt::print(stderr, "  ... {}\n", line);
+        std::fflush(stderr);
+      });
+  if (!got) {
+    fmt::print(stderr, "error: {}\n", got.error());
+    return kUserError;
+  }
+  fmt::print("{}", fpga::render_text(*got));
+  return fpga::exit_status(*got);
+}
+
 int workload_cosim_command(const CosimArgs& args, const std::vector<std::string>& assignments) {
+  if (!args.board.empty()) return workload_board_cosim(args, assignments);
   if (args.sim != "verilator" && args.sim != "systemc") {
     fmt::print(stderr, "error: a workload co-simulates with --sim verilator or systemc, not '{}'\n", args.sim);
     return kUsageError;
@@ -110,15 +258,9 @@ int workload_cosim_command(const CosimArgs& args, const std::vector<std::string>
   int rc = kOk;
   auto l = load(args.hls, assignments, rc);
   if (!l) return rc;
-  std::string expected;
-  auto ran = workload::run_workload(l->w, l->run, [&](const std::string& t) {
-    expected += t;
-    return true;
-  });
-  if (!ran) {
-    print_error(ran.error());
-    return kUserError;
-  }
+  auto want = software_lines(*l);
+  if (!want) return kUserError;
+  const std::string& expected = want->first;
   hwtop::TopSimOptions so;
   so.systemc = args.sim == "systemc";
   so.stall = args.stall;
@@ -140,7 +282,7 @@ int workload_cosim_command(const CosimArgs& args, const std::vector<std::string>
     size_t line = 1, i = 0;
     while (i < lines->size() && i < expected.size() && (*lines)[i] == expected[i]) line += (*lines)[i++] == '\n';
     fmt::print(stderr, "polydat cosim: MISMATCH: the workload top's lines differ from polydat run's from line {} "
-                       "({} records against {} lines)\n", line, sim->records.size(), ran->ops);
+                       "({} records against {} lines)\n", line, sim->records.size(), want->second);
     return kUserError;
   }
   fmt::print(stderr, "polydat cosim: {} on {}: {} records, {} cycles, identical to polydat run ({} modules, {} entries{}, {:.1f} s)\n",

@@ -87,9 +87,9 @@ endmodule
 boards::KernelPorts probe_ports() {
   boards::KernelPorts k;
   k.module = "probe";
-  k.inputs = {{"in_a", 64}, {"in_b", 8}, {"in_c", 1}};
-  k.configs = {{"cfg_k", 40}, {"cfg_f", 1}};
-  k.outputs = {{"out_x", 64}, {"out_y", 3}};
+  k.inputs = {{"in_a", 64, "a"}, {"in_b", 8, "b"}, {"in_c", 1, "c"}};
+  k.configs = {{"cfg_k", 40, "k"}, {"cfg_f", 1, "f"}};
+  k.outputs = {{"out_x", 64, "x"}, {"out_y", 3, "y"}};
   return k;
 }
 
