@@ -36,6 +36,19 @@ TEST_CASE("cosim WORKLOAD.yaml: the top's decoded lines are polydat run's, with 
   }
 }
 
+TEST_CASE("cosim WORKLOAD.yaml --board: the records over the simulated UART decode into polydat run's lines") {
+  Sandbox s;
+  s.file("three_phase.yaml", polydat::testing::read_file(kExamples / "three_phase.yaml"));
+  const Run want = s.run({"run", "three_phase.yaml", "buckets=7"});
+  REQUIRE(want.status == 0);
+  const Run r = s.run({"cosim", "three_phase.yaml", "buckets=7", "--board", "icebreaker"});
+  CHECK(r.status == 0);
+  CHECK(r.out == want.out);
+  CHECK(contains(r.err, "on board icebreaker (12 MHz): 11 of 11 records over the UART"));
+  CHECK(contains(r.err, "0 framing errors"));
+  CHECK(contains(r.err, "identical to polydat run"));
+}
+
 TEST_CASE("cosim WORKLOAD.yaml: a scope hardware cannot take is refused at its line") {
   Sandbox s;
   s.file("keyvalue.yaml", polydat::testing::read_file(kExamples / "keyvalue.yaml"));

@@ -181,7 +181,7 @@ phases:
 }
 
 TEST_CASE("the emitted SystemVerilog is deterministic") {
-  for (const char* name : {"budget.yaml", "sweep.yaml", "do_while.yaml", "scope_chain.yaml", "lfsr.yaml"}) {
+  for (const char* name : {"budget.yaml", "sweep.yaml", "do_while.yaml", "scope_chain.yaml", "lfsr.yaml", "three_phase.yaml"}) {
     CAPTURE(name);
     const std::string a = emit_all(lower(load_example(name)));
     const std::string b = emit_all(lower(load_example(name)));
@@ -205,7 +205,7 @@ TEST_CASE("the decoder renders a record's payload and the host's values into the
 }
 
 TEST_CASE("the workload tops pass verilator --lint-only -Wall and the yosys check") {
-  for (const char* name : {"budget.yaml", "sweep.yaml", "do_while.yaml", "scope_chain.yaml", "lfsr.yaml"}) {
+  for (const char* name : {"budget.yaml", "sweep.yaml", "do_while.yaml", "scope_chain.yaml", "lfsr.yaml", "three_phase.yaml"}) {
     CAPTURE(name);
     const HwWorkload hw = lower(load_example(name));
     const std::filesystem::path dir = std::filesystem::path(POLYDAT_TEST_CACHE) / "lint" / name;

@@ -72,7 +72,7 @@ phases:
 }  // namespace
 
 TEST_CASE("the example workloads the hardware takes: the top's lines are polydat run's") {
-  for (const char* name : {"budget.yaml", "do_while.yaml", "lfsr.yaml", "scope_chain.yaml", "sweep.yaml"}) {
+  for (const char* name : {"budget.yaml", "do_while.yaml", "lfsr.yaml", "scope_chain.yaml", "sweep.yaml", "three_phase.yaml"}) {
     CAPTURE(name);
     check_all_ways(load_example(name));
   }

@@ -295,6 +295,24 @@ Expected sweep(const std::vector<std::string>& tables) {
   return e;
 }
 
+Expected three_phase(uint64_t buckets) {
+  Expected e;
+  for (uint64_t c = 0; c < 4; ++c) e.lines.push_back("warmup cycle=" + dec(c) + " key=" + dec(hash(c) % buckets));
+  uint32_t total = 0, peak = 0, seen = 0;  // shared(sum), shared(max), shared(count) u32 cells
+  for (uint64_t c = 0; c < 6; ++c) {
+    const uint32_t v = static_cast<uint32_t>(hash(c + 1000) % buckets);
+    total += v;
+    peak = std::max(peak, v);
+    ++seen;
+    e.lines.push_back("sample cycle=" + dec(c) + " v=" + dec(v) + " total=" + dec(total) + " peak=" + dec(peak));
+  }
+  e.lines.push_back("report total=" + dec(total) + " peak=" + dec(peak) + " seen=" + dec(seen));
+  e.phases = 3;
+  e.cycles = e.ops = e.lines.size();
+  e.compiles = 3;  // the workload scope (its cells), warmup, sample
+  return e;
+}
+
 const std::map<std::string, std::function<Expected()>>& expectations() {
   static const std::map<std::string, std::function<Expected()>> table = {
       {"budget.yaml", [] { return budget(); }},
@@ -305,6 +323,7 @@ const std::map<std::string, std::function<Expected()>>& expectations() {
       {"scope_chain.yaml", [] { return scope_chain(); }},
       {"sensor_telemetry.yaml", [] { return sensor_telemetry({{"sites", "3"}, {"devices", "4"}, {"sensors", "2"}}); }},
       {"sweep.yaml", [] { return sweep({"t_small", "t_large"}); }},
+      {"three_phase.yaml", [] { return three_phase(100); }},
   };
   return table;
 }
@@ -332,6 +351,11 @@ TEST_CASE("example workloads: every file has an expectation here, and each runs 
     CHECK(interp.text == llvm.text);
   }
   for (const auto& [name, _] : expectations()) CHECK_MESSAGE(fs::exists(kExamples / name), name);
+}
+
+TEST_CASE("example workloads: three_phase.yaml, 32-bit statistics cells, with the default and another bucket count") {
+  check_workload("three_phase.yaml", three_phase(100));
+  check_workload("three_phase.yaml", three_phase(7), {{"buckets", "7"}});
 }
 
 TEST_CASE("example workloads: budget.yaml, shared cells combined by last, sum, max and count") {
