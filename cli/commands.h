@@ -69,6 +69,7 @@ struct HlsArgs {
   bool strict = false;               // a predicted timing miss is an error, not a warning
   std::string format = "text";  // text | json (svg: the schedule picture)
   std::vector<std::string> lib_paths;
+  bool partition = false;       // a workload: phase runs hardware cannot take stay on the host
 };
 int hls_command(const HlsArgs& args);
 int emit_sv_command(const HlsArgs& args, const std::string& out_dir);

@@ -95,6 +95,7 @@ int main(int argc, char** argv) {
   add_hls_options(emit_cmd, emit);
   emit_cmd->add_option("-o", out_dir, "the output folder")->required()->check(non_empty_path());
   std::vector<std::string> emit_assignments;
+  emit_cmd->add_flag("--partition", emit.partition, "a workload: leave the phase runs hardware cannot take on the host, and say which");
   emit_cmd->add_option("assignments", emit_assignments, "a workload's scenario=NAME and NAME=VALUE params");
 
   EmitObjArgs obj;
@@ -132,6 +133,7 @@ int main(int argc, char** argv) {
   cosim_cmd->add_option("--seed", cosim.seed, "seeds the stalls and the random initial register values")
       ->capture_default_str();
   std::vector<std::string> cosim_assignments;
+  cosim_cmd->add_flag("--partition", cosim.hls.partition, "a workload: leave the phase runs hardware cannot take on the host, and say which");
   cosim_cmd->add_option("assignments", cosim_assignments, "a workload's scenario=NAME and NAME=VALUE params");
   cosim_cmd->add_option("--trace", cosim.trace, "write a waveform: FILE.vcd, or FST for any other name")
       ->check(writable_file());
@@ -145,6 +147,7 @@ int main(int argc, char** argv) {
   CLI::App* synth_cmd = app.add_subcommand("synth", "Yosys, nextpnr-ice40 and icepack: a bitstream and a report");
   add_hls_options(synth_cmd, synth.hls);
   std::vector<std::string> synth_assignments;
+  synth_cmd->add_flag("--partition", synth.hls.partition, "a workload: leave the phase runs hardware cannot take on the host, and say which");
   synth_cmd->add_option("assignments", synth_assignments, "a workload's scenario=NAME and NAME=VALUE params");
   synth_cmd->add_option("--board", synth.board, "a board (bundled name or .yaml): the kernel inside the board top");
   synth_cmd->add_option("--device", synth.device, "without a board: the kernel inside the QoR wrapper (3 pins) on up5k, hx8k, lp8k or hx1k")

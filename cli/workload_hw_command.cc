@@ -77,12 +77,14 @@ std::optional<Loaded> load(const HlsArgs& args, const std::vector<std::string>& 
   l.w = std::move(*w);
   hwtop::HwOptions ho;
   ho.hls = *opts;
+  ho.partition = args.partition;
   auto hw = hwtop::lower_workload(l.w, l.run, ho);
   if (!hw) {
     print_error(hw.error());
     return std::nullopt;
   }
   l.hw = std::move(*hw);
+  for (const std::string& p : l.hw.partitioned) fmt::print(stderr, "note: --partition: {}\n", p);
   return l;
 }
 
@@ -112,18 +114,40 @@ int workload_emit_sv_command(const HlsArgs& args, const std::vector<std::string>
 
 namespace {
 
-// polydat run's lines, or nullopt after printing its error.
-std::optional<std::pair<std::string, uint64_t>> software_lines(const Loaded& l) {
-  std::string expected;
-  auto ran = workload::run_workload(l.w, l.run, [&](const std::string& t) {
-    expected += t;
+// polydat run's output, and each phase run's part of it (the lines of the entries left on the host).
+struct Software {
+  std::string text;
+  uint64_t ops = 0;
+  std::vector<std::string> entry_text;
+  uint64_t hardware_records = 0;  // the ops of the entries the hardware runs
+};
+
+// nullopt after printing the error.
+std::optional<Software> software_lines(const Loaded& l) {
+  Software s;
+  std::vector<std::pair<uint64_t, uint64_t>> starts;  // bytes, ops
+  workload::RunOptions run = l.run;
+  run.phase_run_starts = [&](uint64_t bytes, uint64_t ops) { starts.emplace_back(bytes, ops); };
+  auto ran = workload::run_workload(l.w, run, [&](const std::string& t) {
+    s.text += t;
     return true;
   });
   if (!ran) {
     print_error(ran.error());
     return std::nullopt;
   }
-  return std::make_pair(std::move(expected), ran->ops);
+  s.ops = ran->ops;
+  if (starts.size() != l.hw.entries.size()) {
+    print_error(fmt::format("error: internal: the run had {} phase runs, the hardware plan {} entries", starts.size(),
+                            l.hw.entries.size()));
+    return std::nullopt;
+  }
+  starts.emplace_back(s.text.size(), s.ops);
+  for (size_t k = 0; k + 1 < starts.size(); ++k) {
+    s.entry_text.push_back(s.text.substr(starts[k].first, starts[k + 1].first - starts[k].first));
+    if (!l.hw.entries[k].host) s.hardware_records += starts[k + 1].second - starts[k].second;
+  }
+  return s;
 }
 
 // A board, its clock and device, as the HLS options need them.
@@ -161,7 +185,7 @@ int workload_board_cosim(const CosimArgs& args, const std::vector<std::string>& 
   to.pll = plan->pll;
   const boards::BoardTop top = boards::board_top(stream.ports, stream.sv, plan->board, to);
   const auto t0 = std::chrono::steady_clock::now();
-  auto run = sim::simulate_board(top, plan->board, want->second, sim::default_cache_dir());
+  auto run = sim::simulate_board(top, plan->board, want->hardware_records, sim::default_cache_dir());
   if (!run) {
     print_error("error: " + run.error());
     return kUserError;
@@ -176,16 +200,16 @@ int workload_board_cosim(const CosimArgs& args, const std::vector<std::string>& 
     }
     records.push_back(std::move(*r));
   }
-  auto lines = hwtop::decode_records(l->hw, records, l->run.format);
+  auto lines = hwtop::decode_records(l->hw, records, l->run.format, &want->entry_text);
   if (!lines) {
     print_error("error: " + lines.error().message);
     return kUserError;
   }
   fmt::print("{}", *lines);
-  const bool ok = *lines == want->first && run->framing_errors == 0;
+  const bool ok = *lines == want->text && run->framing_errors == 0;
   fmt::print(stderr, "polydat cosim: {} on board {} ({} MHz): {} of {} records over the UART ({} baud, {} characters a record), "
                      "{} framing errors, {} cycles ({:.3f} s of board time) in {:.1f} s: {}\n",
-             args.hls.file, plan->board.name, plan->mhz, records.size(), want->second, plan->board.baud, top.line_chars,
+             args.hls.file, plan->board.name, plan->mhz, records.size(), want->hardware_records, plan->board.baud, top.line_chars,
              run->framing_errors, run->cycles, run->cycles / (plan->mhz * 1e6), seconds,
              ok ? "identical to polydat run" : "MISMATCH against polydat run");
   return ok ? kOk : kUserError;
@@ -260,7 +284,7 @@ int workload_cosim_command(const CosimArgs& args, const std::vector<std::string>
   if (!l) return rc;
   auto want = software_lines(*l);
   if (!want) return kUserError;
-  const std::string& expected = want->first;
+  const std::string& expected = want->text;
   hwtop::TopSimOptions so;
   so.systemc = args.sim == "systemc";
   so.stall = args.stall;
@@ -271,7 +295,7 @@ int workload_cosim_command(const CosimArgs& args, const std::vector<std::string>
     print_error("error: " + sim.error());
     return kUserError;
   }
-  auto lines = hwtop::decode_records(l->hw, sim->records, l->run.format);
+  auto lines = hwtop::decode_records(l->hw, sim->records, l->run.format, &want->entry_text);
   if (!lines) {
     print_error("error: " + lines.error().message);
     return kUserError;
@@ -282,7 +306,7 @@ int workload_cosim_command(const CosimArgs& args, const std::vector<std::string>
     size_t line = 1, i = 0;
     while (i < lines->size() && i < expected.size() && (*lines)[i] == expected[i]) line += (*lines)[i++] == '\n';
     fmt::print(stderr, "polydat cosim: MISMATCH: the workload top's lines differ from polydat run's from line {} "
-                       "({} records against {} lines)\n", line, sim->records.size(), want->second);
+                       "({} records against {} lines)\n", line, sim->records.size(), want->ops);
     return kUserError;
   }
   fmt::print(stderr, "polydat cosim: {} on {}: {} records, {} cycles, identical to polydat run ({} modules, {} entries{}, {:.1f} s)\n",

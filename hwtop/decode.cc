@@ -32,13 +32,25 @@ ir::Expected<Record, std::string> parse_record_line(const std::string& line) {
 }
 
 ir::Expected<std::string, DecodeError> decode_records(const HwWorkload& hw, const std::vector<Record>& records,
-                                                      workload::LineFormat format) {
+                                                      workload::LineFormat format,
+                                                      const std::vector<std::string>* host_lines) {
   std::string out;
+  size_t next_host = 0;  // host entries before this one are in `out`
+  auto host_up_to = [&](size_t end) -> ir::Expected<void, DecodeError> {
+    for (; next_host < end; ++next_host) {
+      if (!hw.entries[next_host].host) continue;
+      if (!host_lines || next_host >= host_lines->size())
+        return DecodeError{"entry " + std::to_string(next_host) + " runs on the host, and its lines were not given"};
+      out += (*host_lines)[next_host];
+    }
+    return {};
+  };
   for (size_t i = 0; i < records.size(); ++i) {
     const Record& r = records[i];
-    if (r.entry >= hw.entries.size() || r.op >= hw.entries[r.entry].ops.size())
+    if (r.entry >= hw.entries.size() || r.op >= hw.entries[r.entry].ops.size() || r.entry < next_host)
       return DecodeError{"record " + std::to_string(i) + " names entry " + std::to_string(r.entry) + " op " + std::to_string(r.op) +
-             ", which the design does not have"};
+             ", which the design does not have (or not at this point of the stream)"};
+    if (auto h = host_up_to(r.entry); !h) return h.error();
     const HwEntry& e = hw.entries[r.entry];
     const HwOp& op = e.ops[r.op];
     auto value = [&](const std::string& name) -> ir::Expected<ir::Value, std::string> {
@@ -50,6 +62,7 @@ ir::Expected<std::string, DecodeError> decode_records(const HwWorkload& hw, cons
     };
     if (auto s = workload::render_op_line(e.plan->ops[r.op], format, value, out); !s) return DecodeError{s.error()};
   }
+  if (auto h = host_up_to(hw.entries.size()); !h) return h.error();
   return out;
 }
 

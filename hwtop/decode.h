@@ -24,8 +24,11 @@ struct DecodeError {
 };
 
 // The records' lines; an error names the first record that does not fit the design.
+// With --partition, `host_lines[k]` holds the lines of entry k when it runs
+// on the host; they are put in place between the records.
 ir::Expected<std::string, DecodeError> decode_records(const HwWorkload& hw, const std::vector<Record>& records,
-                                                      workload::LineFormat format);
+                                                      workload::LineFormat format,
+                                                      const std::vector<std::string>* host_lines = nullptr);
 
 // A record as the simulators print it: "R ENTRY OP CYCLE HEX" (HEX: rec_data, most significant digit first).
 ir::Expected<Record, std::string> parse_record_line(const std::string& line);

@@ -125,7 +125,8 @@ class TopEmitter {
     line("    case (pc)");
     for (size_t e = 0; e < hw_.entries.size(); ++e) {
       const HwEntry& he = hw_.entries[e];
-      std::string s = fmt::format("      {}: begin n_cycles = 64'd{}; n_stages = {}'d{}; n_ops = {}'d{};", pc(e), he.plan->cycles,
+      // A phase run left on the host (--partition) takes no cycles here.
+      std::string s = fmt::format("      {}: begin n_cycles = 64'd{}; n_stages = {}'d{}; n_ops = {}'d{};", pc(e), he.host ? 0 : he.plan->cycles,
                                   stage_width_, he.stages.size(), hw_.op_width, he.ops.size());
       if (!he.stages.empty()) {
         s += " case (stg)";

@@ -60,6 +60,8 @@ class Lowering {
                             std::to_string(o_.max_entries), "hw-scenario");
     for (const workload::PlanEntry& e : entries)
       if (auto s = entry(e); !s) return s.error();
+    drop_unused_modules();
+    if (auto s = name_modules(); !s) return s.error();
     hw_.entry_width = bits_for(hw_.entries.size() + 1);
     size_t ops = 1;
     for (const HwEntry& e : hw_.entries) ops = std::max(ops, e.ops.size() + 1);
@@ -72,11 +74,25 @@ class Lowering {
     return workload::render_workload_error(w_.path, w_.text, at, message, kind);
   }
 
+  static std::string where_of(const workload::PlanEntry& e) {
+    return "phase '" + e.phase + "'" + (e.iteration.empty() ? "" : " (" + e.iteration + ")");
+  }
+
+  // A shared cell the entry reads or writes (its kernels, its ops), if any.
+  static std::optional<std::string> cell_used(const workload::PlanEntry& e) {
+    for (const auto& [name, src] : e.names)
+      if (src.kind == ValueSource::Kind::Cell) return src.name;
+    for (const workload::PlanStage& st : e.stages) {
+      for (const auto* list : {&st.externs, &st.inputs})
+        for (const auto& [name, src] : *list)
+          if (src.kind == ValueSource::Kind::Cell) return src.name;
+      if (st.commits && !st.scope->module.write_throughs.empty()) return st.scope->module.write_throughs.front().cell;
+    }
+    if (!e.chain.back().cells.empty()) return e.chain.back().cells.front().name;
+    return std::nullopt;
+  }
+
   ir::Expected<void, Refusal> entry(const workload::PlanEntry& e) {
-    const std::string where = "phase '" + e.phase + "'" + (e.iteration.empty() ? "" : " (" + e.iteration + ")");
-    if (!e.cells_read_by_outer.empty())
-      return refuse(e.at, where + ": " + e.cells_read_by_outer.front() +
-                              " per cycle; the hardware reads cells only in the phase's own bindings", "hw-refused");
     HwEntry he;
     he.plan = &e;
     hw_.max_depth = std::max<uint32_t>(hw_.max_depth, static_cast<uint32_t>(e.chain.size() - 1));
@@ -90,6 +106,49 @@ class Lowering {
     for (uint32_t d = 0; d < e.chain.size(); ++d)
       for (const workload::OwnCell& c : e.chain[d].cells)
         if (auto s = cell(c, d, e.chain[d].label, e.at); !s) return s.error();
+    auto made = hardware_entry(e, he);
+    if (made) {
+      hw_.entries.push_back(std::move(he));
+      return {};
+    }
+    if (!o_.partition) return made.error();
+    if (auto c = cell_used(e))
+      return refuse(e.at, where_of(e) + " cannot become hardware, and cannot stay on the host (--partition): it uses shared cell '" +
+                              *c + "', which the hardware holds; the reason:\n" + made.error(), "hw-refused");
+    // The first line of the refusal, without its "error:" word: why it stays on the host.
+    std::string why = made.error().substr(0, made.error().find('\n'));
+    if (const size_t at = why.find(" error: "); at != std::string::npos) why.erase(at, 7);
+    hw_.partitioned.push_back(where_of(e) + " and its " + std::to_string(e.ops.size()) + " op" +
+                              (e.ops.size() == 1 ? "" : "s") + " run on the host: " + why);
+    HwEntry host;
+    host.plan = &e;
+    host.first_new = he.first_new;
+    host.host = true;
+    hw_.entries.push_back(std::move(host));
+    return {};
+  }
+
+  // Modules only a host entry's failed stages made: not instantiated.
+  void drop_unused_modules() {
+    std::vector<int> index(hw_.modules.size(), -1);
+    for (const HwEntry& e : hw_.entries)
+      for (const HwStage& st : e.stages) index[st.module] = 0;
+    std::vector<HwModule> kept;
+    for (size_t i = 0; i < hw_.modules.size(); ++i)
+      if (index[i] == 0) {
+        index[i] = static_cast<int>(kept.size());
+        kept.push_back(std::move(hw_.modules[i]));
+      }
+    for (HwEntry& e : hw_.entries)
+      for (HwStage& st : e.stages) st.module = static_cast<size_t>(index[st.module]);
+    hw_.modules = std::move(kept);
+  }
+
+  ir::Expected<void, Refusal> hardware_entry(const workload::PlanEntry& e, HwEntry& he) {
+    const std::string where = where_of(e);
+    if (!e.cells_read_by_outer.empty())
+      return refuse(e.at, where + ": " + e.cells_read_by_outer.front() +
+                              " per cycle; the hardware reads cells only in the phase's own bindings", "hw-refused");
     for (const workload::PlanStage& st : e.stages) {
       auto m = module_of(st);
       if (!m) return m.error();
@@ -148,7 +207,6 @@ class Lowering {
             return refuse(wt.at, where + ": the hardware does not write a " + ir::ty_label(from) + " into shared cell '" +
                                      wt.cell + "' (" + ir::ty_label(wt.ty) + ")", "hw-refused");
         }
-    hw_.entries.push_back(std::move(he));
     return {};
   }
 
@@ -184,6 +242,19 @@ class Lowering {
   ir::Expected<size_t, Refusal> module_of(const workload::PlanStage& st) {
     const workload::CompiledScope* key = st.scope.get();
     if (auto it = module_index_.find(key); it != module_index_.end()) return it->second;
+    if (auto it = module_refused_.find(key); it != module_refused_.end()) return it->second;
+    auto made = make_module(st);
+    if (!made) {
+      module_refused_[key] = made.error();
+      return made.error();
+    }
+    module_index_[key] = hw_.modules.size();
+    hw_.modules.push_back(std::move(*made));
+    return hw_.modules.size() - 1;
+  }
+
+  // The scope's kernel through HLS; named and emitted once the modules in use are known.
+  ir::Expected<HwModule, Refusal> make_module(const workload::PlanStage& st) {
     const workload::ScopeModule& m = st.scope->module;
     frontend::CompileResult r = frontend::compile_source(m.path, m.source, m.options);
     if (!r.ok()) return refuse(m.at, m.label + ": the kernel does not compile again: " + r.render_diagnostics(), "hw-refused");
@@ -200,25 +271,33 @@ class Lowering {
     }
     HwModule hm;
     hm.scope = st.scope;
-    hm.name = "s" + std::to_string(hw_.modules.size()) + "_" + identifier(m.label);
     hm.design = std::move(*d);
-    hm.design.dfg.name = hm.name;
-    hm.sv = rtl::emit_sv(hm.design);
     const rtl::PortNames ports = rtl::port_names(hm.design);
     hm.cfg_ports = ports.configs;
     hm.in_ports = ports.inputs;
     hm.out_ports = ports.outputs;
-    if (rtl::module_name(hm.design) != hm.name)
-      return refuse(m.at, m.label + ": its module cannot be named " + hm.name, "hw-refused");
-    module_index_[key] = hw_.modules.size();
-    hw_.modules.push_back(std::move(hm));
-    return hw_.modules.size() - 1;
+    return hm;
+  }
+
+  // s0_phase_spend, s1_...: in the order entries first use them.
+  ir::Expected<void, Refusal> name_modules() {
+    for (size_t i = 0; i < hw_.modules.size(); ++i) {
+      HwModule& hm = hw_.modules[i];
+      const workload::ScopeModule& m = hm.scope->module;
+      hm.name = "s" + std::to_string(i) + "_" + identifier(m.label);
+      hm.design.dfg.name = hm.name;
+      hm.sv = rtl::emit_sv(hm.design);
+      if (rtl::module_name(hm.design) != hm.name)
+        return refuse(m.at, m.label + ": its module cannot be named " + hm.name, "hw-refused");
+    }
+    return {};
   }
 
   const workload::Workload& w_;
   const HwOptions& o_;
   HwWorkload hw_;
   std::map<const workload::CompiledScope*, size_t> module_index_;
+  std::map<const workload::CompiledScope*, Refusal> module_refused_;
 };
 
 }  // namespace

@@ -21,6 +21,10 @@ namespace polydat::hwtop {
 struct HwOptions {
   hls::HlsOptions hls;
   size_t max_entries = 4096;  // phase runs the sequencer's program may hold
+  // A phase run the hardware cannot take (a float or string value, two loops)
+  // stays on the host instead of refusing the workload, when it touches no
+  // shared cell; the sequencer skips it and the decoder puts its lines in place.
+  bool partition = false;
 };
 
 // One scope kernel as a module; entries whose stages run the same compiled
@@ -56,6 +60,7 @@ struct HwEntry {
   std::vector<HwStage> stages;  // outermost first
   std::vector<HwOp> ops;
   uint32_t first_new = 0;       // the shallowest frame of its chain that begins with it
+  bool host = false;            // --partition: it runs on the host (no stages, no ops in hardware)
 };
 
 // A shared cell as registers: its view in each frame from its owner inward.
@@ -77,6 +82,7 @@ struct HwWorkload {
   unsigned payload_width = 1;   // rec_data's width
   unsigned entry_width = 1, op_width = 1;
   std::string top = "workload_top";
+  std::vector<std::string> partitioned;  // --partition: each phase run left on the host, and why
 };
 
 // Refusals (a float or string value the hardware would carry, two loops in a

@@ -575,6 +575,7 @@ class Runner {
       return {};
     }
     ++s_.phases;
+    if (o_.phase_run_starts) o_.phase_run_starts(flushed_ + buf_.size(), s_.ops);
     uint64_t c = 0;
     if (o_.format == LineFormat::Stmt && f.scope() && f.scope()->native) {
       if (auto batch = BatchPhase::plan(f, ops->ops, f.scope()->native)) {
@@ -698,6 +699,7 @@ class Runner {
       return;
     }
     if (!(*sink_)(buf_)) closed_ = true;
+    flushed_ += buf_.size();
     buf_.clear();
   }
 
@@ -738,6 +740,7 @@ class Runner {
   std::map<std::string, std::shared_ptr<const CompiledScope>> cache_;
   RunSummary s_;
   std::string buf_;
+  uint64_t flushed_ = 0;  // bytes handed to the sink
   bool closed_ = false;
   std::string tree_;
 };

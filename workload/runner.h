@@ -31,6 +31,9 @@ struct RunOptions {
   uint64_t max_loop_iterations = 1000000;                      // a do_while/do_until past this is an error
   // Called about every 64K ops with the cycles and ops so far (the progress line).
   std::function<void(uint64_t cycles, uint64_t ops)> progress;
+  // Called as each phase run starts (in scenario order) with the bytes of
+  // output and the ops rendered before it: where its lines begin.
+  std::function<void(uint64_t bytes, uint64_t ops)> phase_run_starts;
 };
 
 struct RunSummary {

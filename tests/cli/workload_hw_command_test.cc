@@ -59,5 +59,19 @@ TEST_CASE("cosim WORKLOAD.yaml: a scope hardware cannot take is refused at its l
   CHECK(contains(r.err, "[hw-refused]"));
 }
 
+TEST_CASE("cosim WORKLOAD.yaml --partition: the refused phases run on the host, named on stderr, the lines in order") {
+  Sandbox s;
+  s.file("keyvalue.yaml", polydat::testing::read_file(kExamples / "keyvalue.yaml"));
+  const Run want = s.run({"run", "keyvalue.yaml"});
+  REQUIRE(want.status == 0);
+  const Run r = s.run({"cosim", "keyvalue.yaml", "--partition", "--sim", "verilator"});
+  CHECK(r.status == 0);
+  CHECK(r.out == want.out);
+  CHECK(contains(r.err, "note: --partition: phase 'rampup' and its 1 op run on the host: keyvalue.yaml:23:14: phase rampup: "
+                        "cannot make hardware: 'key' has type str"));
+  CHECK(contains(r.err, "note: --partition: phase 'main' and its 2 ops run on the host"));
+  CHECK(contains(r.err, "identical to polydat run"));
+}
+
 }  // namespace
 }  // namespace polydat::clitest

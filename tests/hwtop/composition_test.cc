@@ -220,3 +220,43 @@ TEST_CASE("the workload tops pass verilator --lint-only -Wall and the yosys chec
     CHECK_MESSAGE(rtltest::complaints(ys.output).empty(), "yosys check said:\n" << ys.output);
   }
 }
+
+TEST_CASE("--partition: the phase runs hardware cannot take stay on the host, and the lowering says which") {
+  HwOptions o;
+  o.partition = true;
+  auto hw = lower_workload(load_example("keyvalue.yaml"), {}, o);
+  REQUIRE_MESSAGE(static_cast<bool>(hw), (hw ? "" : hw.error()));
+  // schema (constant strings only) stays in hardware; rampup and main compute strings.
+  REQUIRE(hw->entries.size() == 3);
+  CHECK_FALSE(hw->entries[0].host);
+  CHECK(hw->entries[1].host);
+  CHECK(hw->entries[2].host);
+  CHECK(hw->modules.empty());  // the refused scopes leave no module behind
+  REQUIRE(hw->partitioned.size() == 2);
+  CHECK(contains(hw->partitioned[0], "phase 'rampup' and its 1 op run on the host: "));
+  CHECK(contains(hw->partitioned[0], "keyvalue.yaml:23:14: phase rampup: cannot make hardware: 'key' has type str"));
+  CHECK(contains(hw->partitioned[1], "phase 'main' and its 2 ops run on the host"));
+  // The sequencer gives a host entry no cycles.
+  CHECK(contains(emit_top(*hw), "2'd1: begin n_cycles = 64'd0; n_stages = 1'd0; n_ops = 1'd0; end"));
+}
+
+TEST_CASE("--partition refuses a phase run that cannot become hardware and uses a shared cell") {
+  HwOptions o;
+  o.partition = true;
+  auto hw = lower_workload(load_text(R"(bindings: |
+  shared n: u64 := 0
+phases:
+  p:
+    cycles: "2"
+    bindings: |
+      input cycle: u64
+      label := format_u64(cycle)
+      n := cycle
+    ops:
+      line: "{label} {n}"
+)"), {}, o);
+  REQUIRE_FALSE(static_cast<bool>(hw));
+  CHECK(contains(hw.error(), "phase 'p' cannot become hardware, and cannot stay on the host (--partition): it uses shared cell 'n'"));
+  CHECK(contains(hw.error(), "[hw-refused]"));
+  CHECK(contains(hw.error(), "'label' has type str"));
+}

@@ -119,3 +119,31 @@ TEST_CASE("a fault planted in the top is caught: the sum cell's adder made a sub
   CHECK(lines != run_lines(w));
   CHECK(lines.find("report remaining=633 spent=367") == std::string::npos);
 }
+
+TEST_CASE("--partition: the refused examples run with their host phases' lines in place") {
+  for (const char* name : {"keyvalue.yaml", "sensor_telemetry.yaml", "pcg_stream.yaml"}) {
+    CAPTURE(name);
+    const workload::Workload w = load_example(name);
+    HwOptions o;
+    o.partition = true;
+    auto hw = lower_workload(w, {}, o);
+    REQUIRE(static_cast<bool>(hw));
+    // Each phase run's lines from the software run: the host's share.
+    std::vector<std::pair<uint64_t, uint64_t>> starts;
+    workload::RunOptions run;
+    run.phase_run_starts = [&](uint64_t bytes, uint64_t ops) { starts.emplace_back(bytes, ops); };
+    const std::string expected = run_lines(w, run);
+    REQUIRE(starts.size() == hw->entries.size());
+    starts.emplace_back(expected.size(), 0);
+    std::vector<std::string> host;
+    for (size_t k = 0; k + 1 < starts.size(); ++k)
+      host.push_back(hw->entries[k].host ? expected.substr(starts[k].first, starts[k + 1].first - starts[k].first) : "");
+    auto sim = simulate_top(*hw, sim_options(false, 0.3));
+    REQUIRE(static_cast<bool>(sim));
+    auto lines = decode_records(*hw, sim->records, workload::LineFormat::Stmt, &host);
+    REQUIRE(static_cast<bool>(lines));
+    CHECK(*lines == expected);
+    // Without the host's lines the decoder says what is missing.
+    if (!hw->partitioned.empty()) CHECK_FALSE(static_cast<bool>(decode_records(*hw, sim->records, workload::LineFormat::Stmt)));
+  }
+}
