@@ -26,3 +26,5 @@ step "run: a workload — scopes, shared cells with combine templates, one line 
 "$polydat" run "$workload"
 step "run --explain: the scope tree of a for_each sweep (structural and parametric variables)" "run examples/workloads/sweep.yaml --explain"
 "$polydat" run examples/workloads/sweep.yaml --explain
+step "cosim: the same workload as hardware — scope modules, a sequencer top, cells in registers — its records decoded into run's lines" "cosim $workload --sim verilator --stall 0.3"
+"$polydat" cosim "$workload" --sim verilator --stall 0.3
