@@ -44,10 +44,11 @@ class TopEmitter {
 
   std::string pc(size_t e) const { return fmt::format("{}'d{}", hw_.entry_width, e); }
 
-  std::string expr(const HwEntry& e, const ValueSource& s) const {
+  // `cycle`: the counter a Cycle source reads (the issue side's, for a streamed stage's inputs).
+  std::string expr(const HwEntry& e, const ValueSource& s, const char* cycle = "cyc") const {
     switch (s.kind) {
       case ValueSource::Kind::Const: return literal(std::max(1u, s.ty.bits()), value_bits(s.value));
-      case ValueSource::Kind::Cycle: return "cyc";
+      case ValueSource::Kind::Cycle: return cycle;
       case ValueSource::Kind::Cell: return cell_reg(s.name, s.depth);
       case ValueSource::Kind::Output:
         for (const HwStage& st : e.stages)
@@ -87,8 +88,9 @@ class TopEmitter {
     line("  logic " + range(stage_width_) + "stg, n_stages;");
     line("  logic " + range(hw_.op_width) + "opi, n_ops;");
     line("  logic " + range(mod_width_) + "cur_mod;");
-    line("  logic [63:0] cyc, n_cycles;");
-    line("  logic gate, cur_in_ready, cur_out_valid;");
+    line("  logic [63:0] cyc, n_cycles;  // the cycle whose result is handled");
+    line("  logic [63:0] icyc;  // a streamed entry: the next cycle to issue");
+    line("  logic gate, cur_in_ready, cur_out_valid, streamed, stream_issue;");
     line("  logic " + range(hw_.payload_width) + "payload;");
     for (const HwCell& c : hw_.cells)
       for (uint32_t d = c.owner_depth; d <= hw_.max_depth; ++d)
@@ -110,7 +112,7 @@ class TopEmitter {
       conn += fmt::format(", .out_valid(m{0}_out_valid), .out_ready(m{0}_out_ready)", i);
       for (const std::string& p : m.out_ports) conn += fmt::format(", .{0}(m{1}_{0})", p, i);
       line(conn + ");");
-      line(fmt::format("  assign m{0}_in_valid = state == S_ISSUE && cur_mod == {1}'d{0};", i, mod_width_));
+      line(fmt::format("  assign m{0}_in_valid = (state == S_ISSUE || stream_issue) && cur_mod == {1}'d{0};", i, mod_width_));
       line(fmt::format("  assign m{0}_out_ready = state == S_RELEASE && m{0}_out_valid;", i));
     }
   }
@@ -122,12 +124,14 @@ class TopEmitter {
     line("    n_stages = '0;");
     line("    n_ops = '0;");
     line("    cur_mod = '0;");
+    line("    streamed = 1'b0;");
     line("    case (pc)");
     for (size_t e = 0; e < hw_.entries.size(); ++e) {
       const HwEntry& he = hw_.entries[e];
       // A phase run left on the host (--partition) takes no cycles here.
       std::string s = fmt::format("      {}: begin n_cycles = 64'd{}; n_stages = {}'d{}; n_ops = {}'d{};", pc(e), he.host ? 0 : he.plan->cycles,
                                   stage_width_, he.stages.size(), hw_.op_width, he.ops.size());
+      if (he.streamed) s += " streamed = 1'b1;";
       if (!he.stages.empty()) {
         s += " case (stg)";
         for (size_t k = 0; k < he.stages.size(); ++k) s += fmt::format(" {}'d{}: cur_mod = {}'d{};", stage_width_, k, mod_width_, he.stages[k].module);
@@ -138,6 +142,9 @@ class TopEmitter {
     line("      default: ;");
     line("    endcase");
     line("  end");
+    line("  // A streamed entry issues its next cycle whenever the module is ready, while results are handled.");
+    line("  assign stream_issue = streamed && icyc != n_cycles &&");
+    line("                        (state == S_WAIT || state == S_WRITE || state == S_EMIT || state == S_RELEASE);");
     line("  always_comb begin");
     line("    cur_in_ready = 1'b0;");
     line("    cur_out_valid = 1'b0;");
@@ -166,17 +173,17 @@ class TopEmitter {
           std::string s = "      " + pc(e) + ": begin";
           auto drive = [&](const std::vector<hls::DfgPort>& ports, const std::vector<std::string>& names,
                            const std::vector<std::pair<std::string, ValueSource>>& a,
-                           const std::vector<std::pair<std::string, ValueSource>>& b) {
+                           const std::vector<std::pair<std::string, ValueSource>>& b, bool streamed) {
             for (size_t k = 0; k < ports.size(); ++k) {
               const ValueSource* src = nullptr;
               for (const auto* list : {&a, &b})
                 for (const auto& [n, v] : *list)
                   if (n == ports[k].name) src = &v;
-              if (src) s += fmt::format(" m{}_{} = {};", i, names[k], expr(he, *src));
+              if (src) s += fmt::format(" m{}_{} = {};", i, names[k], expr(he, *src, streamed ? "icyc" : "cyc"));
             }
           };
-          drive(g.configs, m.cfg_ports, st.plan->externs, st.plan->inputs);
-          drive(g.inputs, m.in_ports, st.plan->inputs, st.plan->externs);
+          drive(g.configs, m.cfg_ports, st.plan->externs, st.plan->inputs, he.streamed);
+          drive(g.inputs, m.in_ports, st.plan->inputs, st.plan->externs, he.streamed);
           line(s + " end");
         }
       }
@@ -283,6 +290,7 @@ class TopEmitter {
     line("      stg <= '0;");
     line("      opi <= '0;");
     line("      cyc <= 64'd0;");
+    line("      icyc <= 64'd0;");
     for (const HwCell& c : hw_.cells)
       for (uint32_t d = c.owner_depth; d <= hw_.max_depth; ++d) {
         const std::string init = literal(c.ty.bits(), value_bits(c.initial));
@@ -290,11 +298,13 @@ class TopEmitter {
         line(fmt::format("      {} <= {};", seed_reg(c.name, d), init));
       }
     line("    end else begin");
+    line("      if (stream_issue && cur_in_ready) icyc <= icyc + 64'd1;");
     line("      case (state)");
     line("        S_BEGIN:");
     line(fmt::format("          if (pc == {}) state <= S_DONE;", pc(hw_.entries.size())));
     line("          else begin");
     line("            cyc <= 64'd0;");
+    line("            icyc <= 64'd0;");
     line("            stg <= '0;");
     line("            opi <= '0;");
     line("            case (pc)");
@@ -305,7 +315,7 @@ class TopEmitter {
     }
     line("              default: ;");
     line("            endcase");
-    line("            state <= n_cycles == 64'd0 ? S_NEXT : n_stages == '0 ? S_WRITE : S_ISSUE;");
+    line("            state <= n_cycles == 64'd0 ? S_NEXT : n_stages == '0 ? S_WRITE : streamed ? S_WAIT : S_ISSUE;");
     line("          end");
     line("        S_ISSUE: if (cur_in_ready) state <= S_WAIT;");
     line("        S_WAIT:");
@@ -337,7 +347,7 @@ class TopEmitter {
     line("          if (cyc + 64'd1 == n_cycles) state <= S_NEXT;");
     line("          else begin");
     line("            cyc <= cyc + 64'd1;");
-    line("            state <= n_stages == '0 ? S_WRITE : S_ISSUE;");
+    line("            state <= n_stages == '0 ? S_WRITE : streamed ? S_WAIT : S_ISSUE;");
     line("          end");
     line("        end");
     line("        S_NEXT: begin");

@@ -108,6 +108,7 @@ class Lowering {
         if (auto s = cell(c, d, e.chain[d].label, e.at); !s) return s.error();
     auto made = hardware_entry(e, he);
     if (made) {
+      he.streamed = he.stages.size() == 1 && !reads_cell(he.stages[0]);
       hw_.entries.push_back(std::move(he));
       return {};
     }
@@ -126,6 +127,19 @@ class Lowering {
     host.host = true;
     hw_.entries.push_back(std::move(host));
     return {};
+  }
+
+  // Whether the stage's module reads a cell (a cell's cfg_ port the design has no use for does not count).
+  bool reads_cell(const HwStage& st) const {
+    const hls::Design& d = hw_.modules[st.module].design;
+    for (const auto* list : {&st.plan->externs, &st.plan->inputs})
+      for (const auto& [name, src] : *list) {
+        if (src.kind != ValueSource::Kind::Cell) continue;
+        for (const auto* ports : {&d.dfg.configs, &d.dfg.inputs})
+          for (const hls::DfgPort& p : *ports)
+            if (p.name == name && p.value < d.live.size() && d.live[p.value]) return true;
+      }
+    return false;
   }
 
   // Modules only a host entry's failed stages made: not instantiated.

@@ -61,6 +61,10 @@ struct HwEntry {
   std::vector<HwOp> ops;
   uint32_t first_new = 0;       // the shallowest frame of its chain that begins with it
   bool host = false;            // --partition: it runs on the host (no stages, no ops in hardware)
+  // One stage that reads no cell: its cycles are independent, so the sequencer
+  // issues cycle after cycle into the module's pipeline while it writes and
+  // emits the results in order (else one cycle is in flight at a time).
+  bool streamed = false;
 };
 
 // A shared cell as registers: its view in each frame from its owner inward.

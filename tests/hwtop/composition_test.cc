@@ -72,10 +72,13 @@ TEST_CASE("do_while: a parametric counter is one module whose cfg_ port each ent
   CHECK(contains(top, ".cfg_round(m0_cfg_round)"));
   CHECK(contains(top, ".in_cycle(m0_in_cycle)"));
   CHECK(contains(top, ".out_id(m0_out_id)"));
-  // Driven per entry with the counter's value; the cycle counter feeds in_cycle.
-  CHECK(contains(top, "3'd0: begin m0_cfg_round = 64'h0; m0_in_cycle = cyc; end"));
-  CHECK(contains(top, "3'd1: begin m0_cfg_round = 64'h1; m0_in_cycle = cyc; end"));
-  CHECK(contains(top, "3'd2: begin m0_cfg_round = 64'h2; m0_in_cycle = cyc; end"));
+  // Driven per entry with the counter's value; the issue side's cycle counter feeds in_cycle
+  // (batch reads no cell, so its cycles stream into the pipeline).
+  CHECK(contains(top, "3'd0: begin m0_cfg_round = 64'h0; m0_in_cycle = icyc; end"));
+  CHECK(contains(top, "3'd1: begin m0_cfg_round = 64'h1; m0_in_cycle = icyc; end"));
+  CHECK(contains(top, "3'd2: begin m0_cfg_round = 64'h2; m0_in_cycle = icyc; end"));
+  CHECK(contains(top, "3'd0: begin n_cycles = 64'd2; n_stages = 1'd1; n_ops = 1'd1; streamed = 1'b1;"));
+  for (size_t k = 0; k < 3; ++k) CHECK(hw.entries[k].streamed);
   // The tail entries have no stage; their counter `n` is known to the host.
   CHECK(hw.entries[3].stages.empty());
   CHECK(hw.entries[4].plan->names.at("n").value.as_u64() == 1);
@@ -96,8 +99,11 @@ TEST_CASE("budget: cells are registers owned by the workload scope, written with
   CHECK(contains(top, "c_spent_0 <= c_spent_0 + m0_out___write_spent;"));
   CHECK(contains(top, "c_largest_0 <= (c_largest_0 < m0_out___write_largest) ? m0_out___write_largest : c_largest_0;"));
   CHECK(contains(top, "c_writes_0 <= c_writes_0 + 64'h1;"));
-  // The phase's kernel reads the cells as its cfg_ ports, from its own view.
+  // The phase's kernel reads the cells as its cfg_ ports, from its own view; it reads
+  // `remaining`, so one cycle is in flight at a time (the cycle counter feeds in_cycle).
   CHECK(contains(top, "m0_cfg_remaining = c_remaining_1;"));
+  CHECK(contains(top, "m0_in_cycle = cyc;"));
+  CHECK_FALSE(hw.entries[0].streamed);
   // The report phase has no kernel: its record carries the four cells from its view.
   const HwEntry& report = hw.entries[1];
   CHECK(report.stages.empty());
@@ -259,4 +265,12 @@ phases:
   CHECK(contains(hw.error(), "phase 'p' cannot become hardware, and cannot stay on the host (--partition): it uses shared cell 'n'"));
   CHECK(contains(hw.error(), "[hw-refused]"));
   CHECK(contains(hw.error(), "'label' has type str"));
+}
+
+TEST_CASE("a phase whose kernel writes cells but reads none streams; a cell it only writes needs no cfg_ port read") {
+  const HwWorkload hw = lower(load_example("three_phase.yaml"));
+  REQUIRE(hw.entries.size() == 3);
+  CHECK(hw.entries[0].streamed);   // warmup: no cells
+  CHECK(hw.entries[1].streamed);   // sample: writes total, peak, seen; reads none of them
+  CHECK_FALSE(hw.entries[2].streamed);  // report: no kernel
 }

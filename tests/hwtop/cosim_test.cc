@@ -9,7 +9,10 @@
 //   - the sum combine emitted as `cur - v` (emit_top.cc): every workload with a
 //     shared(sum) cell fails, on both simulators;
 //   - a clean-seeded frame seeded from the parent's view instead of its seed
-//     (emit_top.cc seeding): the seeding matrix fails for loop_scope clean.
+//     (emit_top.cc seeding): the seeding matrix fails for loop_scope clean;
+//   - every one-stage entry streamed, even one whose kernel reads a cell
+//     (lower.cc): budget.yaml fails on both simulators (its next cycle reads
+//     `remaining` before the previous write).
 #include <doctest/doctest.h>
 
 #include "tests/hwtop/hwtop_support.h"
