@@ -274,3 +274,31 @@ TEST_CASE("a phase whose kernel writes cells but reads none streams; a cell it o
   CHECK(hw.entries[1].streamed);   // sample: writes total, peak, seen; reads none of them
   CHECK_FALSE(hw.entries[2].streamed);  // report: no kernel
 }
+
+TEST_CASE("an outer value constant in every entry folds into the module; a parametric variable stays a cfg_ port") {
+  const workload::Workload w = load_text(R"(bindings: |
+  scale := 7
+scenarios:
+  default:
+    - for_each: "k in [1, 2]"
+      phases:
+        - p
+phases:
+  p:
+    cycles: "3"
+    bindings: |
+      input cycle: u64
+      v := hash(cycle) % scale
+      w := cycle * k
+    ops:
+      line: "k={k} v={v} w={w}"
+)");
+  const HwWorkload hw = lower(w);
+  REQUIRE(hw.modules.size() == 1);
+  CHECK(hw.modules[0].cfg_ports == std::vector<std::string>{"cfg_k"});
+  CHECK_FALSE(contains(hw.modules[0].sv, "scale"));
+  const std::string top = emit_top(hw);
+  CHECK(contains(top, "2'd0: begin m0_cfg_k = 64'h1; m0_in_cycle = icyc; end"));
+  CHECK(contains(top, "2'd1: begin m0_cfg_k = 64'h2; m0_in_cycle = icyc; end"));
+  CHECK(hardware_lines(hw, sim_options(false, 0.25)) == run_lines(w));
+}
