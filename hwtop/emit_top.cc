@@ -81,8 +81,8 @@ class TopEmitter {
   }
 
   void declarations() {
-    line("  localparam logic [2:0] S_BEGIN = 3'd0, S_ISSUE = 3'd1, S_WAIT = 3'd2, S_WRITE = 3'd3,");
-    line("                         S_EMIT = 3'd4, S_RELEASE = 3'd5, S_NEXT = 3'd6, S_DONE = 3'd7;");
+    line("  localparam logic [2:0] S_BEGIN = 3'd0, S_ISSUE = 3'd1, S_WAIT = 3'd2, S_EMIT = 3'd3, S_NEXT = 3'd4, S_DONE = 3'd5;");
+    line("  logic released;  // S_EMIT past the last op: the stages' results are taken");
     line("  logic [2:0] state;");
     line("  logic " + range(hw_.entry_width) + "pc;");
     line("  logic " + range(stage_width_) + "stg, n_stages;");
@@ -113,7 +113,7 @@ class TopEmitter {
       for (const std::string& p : m.out_ports) conn += fmt::format(", .{0}(m{1}_{0})", p, i);
       line(conn + ");");
       line(fmt::format("  assign m{0}_in_valid = (state == S_ISSUE || stream_issue) && cur_mod == {1}'d{0};", i, mod_width_));
-      line(fmt::format("  assign m{0}_out_ready = state == S_RELEASE && m{0}_out_valid;", i));
+      line(fmt::format("  assign m{0}_out_ready = released && m{0}_out_valid;", i));
     }
   }
 
@@ -144,7 +144,8 @@ class TopEmitter {
     line("  end");
     line("  // A streamed entry issues its next cycle whenever the module is ready, while results are handled.");
     line("  assign stream_issue = streamed && icyc != n_cycles &&");
-    line("                        (state == S_WAIT || state == S_WRITE || state == S_EMIT || state == S_RELEASE);");
+    line("                        (state == S_WAIT || state == S_EMIT);");
+    line("  assign released = state == S_EMIT && opi == n_ops;");
     line("  always_comb begin");
     line("    cur_in_ready = 1'b0;");
     line("    cur_out_valid = 1'b0;");
@@ -315,41 +316,38 @@ class TopEmitter {
     }
     line("              default: ;");
     line("            endcase");
-    line("            state <= n_cycles == 64'd0 ? S_NEXT : n_stages == '0 ? S_WRITE : streamed ? S_WAIT : S_ISSUE;");
+    line("            state <= n_cycles == 64'd0 ? S_NEXT : n_stages == '0 ? S_EMIT : streamed ? S_WAIT : S_ISSUE;");
     line("          end");
     line("        S_ISSUE: if (cur_in_ready) state <= S_WAIT;");
     line("        S_WAIT:");
     line("          if (cur_out_valid) begin");
-    line("            if (stg + 1'b1 == n_stages) state <= S_WRITE;");
-    line("            else begin");
+    line("            if (stg + 1'b1 == n_stages) begin");
+    line("              // The last stage's result: its write-throughs go into the cells before the records read them.");
+    line("              case (pc)");
+    for (size_t e = 0; e < hw_.entries.size(); ++e) {
+      std::string s;
+      writes(hw_.entries[e], s);
+      if (!s.empty()) line("                " + pc(e) + ": begin" + s + " end");
+    }
+    line("                default: ;");
+    line("              endcase");
+    line("              opi <= '0;");
+    line("              state <= S_EMIT;");
+    line("            end else begin");
     line("              stg <= stg + 1'b1;");
     line("              state <= S_ISSUE;");
     line("            end");
     line("          end");
-    line("        S_WRITE: begin");
-    line("          case (pc)");
-    for (size_t e = 0; e < hw_.entries.size(); ++e) {
-      std::string s;
-      writes(hw_.entries[e], s);
-      if (!s.empty()) line("            " + pc(e) + ": begin" + s + " end");
-    }
-    line("            default: ;");
-    line("          endcase");
-    line("          opi <= '0;");
-    line("          state <= S_EMIT;");
-    line("        end");
     line("        S_EMIT:");
-    line("          if (opi == n_ops) state <= S_RELEASE;");
-    line("          else if (!gate || rec_ready) opi <= opi + 1'b1;");
-    line("        S_RELEASE: begin");
-    line("          stg <= '0;");
-    line("          opi <= '0;");
-    line("          if (cyc + 64'd1 == n_cycles) state <= S_NEXT;");
-    line("          else begin");
-    line("            cyc <= cyc + 64'd1;");
-    line("            state <= n_stages == '0 ? S_WRITE : streamed ? S_WAIT : S_ISSUE;");
-    line("          end");
-    line("        end");
+    line("          if (released) begin");
+    line("            stg <= '0;");
+    line("            opi <= '0;");
+    line("            if (cyc + 64'd1 == n_cycles) state <= S_NEXT;");
+    line("            else begin");
+    line("              cyc <= cyc + 64'd1;");
+    line("              state <= n_stages == '0 ? S_EMIT : streamed ? S_WAIT : S_ISSUE;");
+    line("            end");
+    line("          end else if (!gate || rec_ready) opi <= opi + 1'b1;");
     line("        S_NEXT: begin");
     line("          pc <= pc + 1'b1;");
     line("          state <= S_BEGIN;");
