@@ -28,6 +28,10 @@ class TopEmitter {
     while ((size_t{1} << stage_width_) < most) ++stage_width_;
     mod_width_ = 1;
     while ((size_t{1} << mod_width_) < std::max<size_t>(hw_.modules.size(), 2)) ++mod_width_;
+    uint64_t longest = 0;  // the counters count up to a phase's cycles
+    for (const HwEntry& e : hw_.entries) longest = std::max(longest, e.host ? 0 : e.plan->cycles);
+    cycle_width_ = 1;
+    while (cycle_width_ < 64 && (uint64_t{1} << cycle_width_) <= longest) ++cycle_width_;
     header();
     declarations();
     instances();
@@ -45,7 +49,7 @@ class TopEmitter {
   std::string pc(size_t e) const { return fmt::format("{}'d{}", hw_.entry_width, e); }
 
   // `cycle`: the counter a Cycle source reads (the issue side's, for a streamed stage's inputs).
-  std::string expr(const HwEntry& e, const ValueSource& s, const char* cycle = "cyc") const {
+  std::string expr(const HwEntry& e, const ValueSource& s, const char* cycle = "cyc64") const {
     switch (s.kind) {
       case ValueSource::Kind::Const: return literal(std::max(1u, s.ty.bits()), value_bits(s.value));
       case ValueSource::Kind::Cycle: return cycle;
@@ -88,8 +92,17 @@ class TopEmitter {
     line("  logic " + range(stage_width_) + "stg, n_stages;");
     line("  logic " + range(hw_.op_width) + "opi, n_ops;");
     line("  logic " + range(mod_width_) + "cur_mod;");
-    line("  logic [63:0] cyc, n_cycles;  // the cycle whose result is handled");
-    line("  logic [63:0] icyc;  // a streamed entry: the next cycle to issue");
+    // The cycle counters are as wide as the longest phase needs; kernels and records see 64 bits.
+    line("  logic " + range(cycle_width_) + "cyc, n_cycles;  // the cycle whose result is handled");
+    line("  logic " + range(cycle_width_) + "icyc;  // a streamed entry: the next cycle to issue");
+    line("  logic [63:0] cyc64, icyc64;");
+    if (cycle_width_ < 64) {
+      line(fmt::format("  assign cyc64 = {{{}'d0, cyc}};", 64 - cycle_width_));
+      line(fmt::format("  assign icyc64 = {{{}'d0, icyc}};", 64 - cycle_width_));
+    } else {
+      line("  assign cyc64 = cyc;");
+      line("  assign icyc64 = icyc;");
+    }
     line("  logic gate, cur_in_ready, cur_out_valid, streamed, stream_issue;");
     line("  logic " + range(hw_.payload_width) + "payload;");
     for (const HwCell& c : hw_.cells)
@@ -120,7 +133,7 @@ class TopEmitter {
   // Per entry: its cycles, stages, ops, and which module the current stage is.
   void shape() {
     line("  always_comb begin");
-    line("    n_cycles = 64'd0;");
+    line("    n_cycles = '0;");
     line("    n_stages = '0;");
     line("    n_ops = '0;");
     line("    cur_mod = '0;");
@@ -129,7 +142,7 @@ class TopEmitter {
     for (size_t e = 0; e < hw_.entries.size(); ++e) {
       const HwEntry& he = hw_.entries[e];
       // A phase run left on the host (--partition) takes no cycles here.
-      std::string s = fmt::format("      {}: begin n_cycles = 64'd{}; n_stages = {}'d{}; n_ops = {}'d{};", pc(e), he.host ? 0 : he.plan->cycles,
+      std::string s = fmt::format("      {}: begin n_cycles = {}'d{}; n_stages = {}'d{}; n_ops = {}'d{};", pc(e), cycle_width_, he.host ? 0 : he.plan->cycles,
                                   stage_width_, he.stages.size(), hw_.op_width, he.ops.size());
       if (he.streamed) s += " streamed = 1'b1;";
       if (!he.stages.empty()) {
@@ -180,7 +193,7 @@ class TopEmitter {
               for (const auto* list : {&a, &b})
                 for (const auto& [n, v] : *list)
                   if (n == ports[k].name) src = &v;
-              if (src) s += fmt::format(" m{}_{} = {};", i, names[k], expr(he, *src, streamed ? "icyc" : "cyc"));
+              if (src) s += fmt::format(" m{}_{} = {};", i, names[k], expr(he, *src, streamed ? "icyc64" : "cyc64"));
             }
           };
           drive(g.configs, m.cfg_ports, st.plan->externs, st.plan->inputs, he.streamed);
@@ -225,7 +238,7 @@ class TopEmitter {
     line("  assign rec_valid = state == S_EMIT && opi != n_ops && gate;");
     line("  assign rec_entry = pc;");
     line("  assign rec_op = opi;");
-    line("  assign rec_cycle = cyc;");
+    line("  assign rec_cycle = cyc64;");
     line("  assign rec_data = payload;");
     line("  assign done = state == S_DONE;");
   }
@@ -290,8 +303,8 @@ class TopEmitter {
     line("      pc <= '0;");
     line("      stg <= '0;");
     line("      opi <= '0;");
-    line("      cyc <= 64'd0;");
-    line("      icyc <= 64'd0;");
+    line("      cyc <= '0;");
+    line("      icyc <= '0;");
     for (const HwCell& c : hw_.cells)
       for (uint32_t d = c.owner_depth; d <= hw_.max_depth; ++d) {
         const std::string init = literal(c.ty.bits(), value_bits(c.initial));
@@ -299,13 +312,13 @@ class TopEmitter {
         line(fmt::format("      {} <= {};", seed_reg(c.name, d), init));
       }
     line("    end else begin");
-    line("      if (stream_issue && cur_in_ready) icyc <= icyc + 64'd1;");
+    line("      if (stream_issue && cur_in_ready) icyc <= icyc + 1'b1;");
     line("      case (state)");
     line("        S_BEGIN:");
     line(fmt::format("          if (pc == {}) state <= S_DONE;", pc(hw_.entries.size())));
     line("          else begin");
-    line("            cyc <= 64'd0;");
-    line("            icyc <= 64'd0;");
+    line("            cyc <= '0;");
+    line("            icyc <= '0;");
     line("            stg <= '0;");
     line("            opi <= '0;");
     line("            case (pc)");
@@ -316,7 +329,7 @@ class TopEmitter {
     }
     line("              default: ;");
     line("            endcase");
-    line("            state <= n_cycles == 64'd0 ? S_NEXT : n_stages == '0 ? S_EMIT : streamed ? S_WAIT : S_ISSUE;");
+    line("            state <= n_cycles == '0 ? S_NEXT : n_stages == '0 ? S_EMIT : streamed ? S_WAIT : S_ISSUE;");
     line("          end");
     line("        S_ISSUE: if (cur_in_ready) state <= S_WAIT;");
     line("        S_WAIT:");
@@ -342,9 +355,9 @@ class TopEmitter {
     line("          if (released) begin");
     line("            stg <= '0;");
     line("            opi <= '0;");
-    line("            if (cyc + 64'd1 == n_cycles) state <= S_NEXT;");
+    line("            if (cyc + 1'b1 == n_cycles) state <= S_NEXT;");
     line("            else begin");
-    line("              cyc <= cyc + 64'd1;");
+    line("              cyc <= cyc + 1'b1;");
     line("              state <= n_stages == '0 ? S_EMIT : streamed ? S_WAIT : S_ISSUE;");
     line("            end");
     line("          end else if (!gate || rec_ready) opi <= opi + 1'b1;");
@@ -360,7 +373,7 @@ class TopEmitter {
 
   const HwWorkload& hw_;
   std::string out_;
-  unsigned stage_width_ = 1, mod_width_ = 1;
+  unsigned stage_width_ = 1, mod_width_ = 1, cycle_width_ = 64;
 };
 
 }  // namespace

@@ -74,10 +74,10 @@ TEST_CASE("do_while: a parametric counter is one module whose cfg_ port each ent
   CHECK(contains(top, ".out_id(m0_out_id)"));
   // Driven per entry with the counter's value; the issue side's cycle counter feeds in_cycle
   // (batch reads no cell, so its cycles stream into the pipeline).
-  CHECK(contains(top, "3'd0: begin m0_cfg_round = 64'h0; m0_in_cycle = icyc; end"));
-  CHECK(contains(top, "3'd1: begin m0_cfg_round = 64'h1; m0_in_cycle = icyc; end"));
-  CHECK(contains(top, "3'd2: begin m0_cfg_round = 64'h2; m0_in_cycle = icyc; end"));
-  CHECK(contains(top, "3'd0: begin n_cycles = 64'd2; n_stages = 1'd1; n_ops = 1'd1; streamed = 1'b1;"));
+  CHECK(contains(top, "3'd0: begin m0_cfg_round = 64'h0; m0_in_cycle = icyc64; end"));
+  CHECK(contains(top, "3'd1: begin m0_cfg_round = 64'h1; m0_in_cycle = icyc64; end"));
+  CHECK(contains(top, "3'd2: begin m0_cfg_round = 64'h2; m0_in_cycle = icyc64; end"));
+  CHECK(contains(top, "3'd0: begin n_cycles = 2'd2; n_stages = 1'd1; n_ops = 1'd1; streamed = 1'b1;"));
   for (size_t k = 0; k < 3; ++k) CHECK(hw.entries[k].streamed);
   // The tail entries have no stage; their counter `n` is known to the host.
   CHECK(hw.entries[3].stages.empty());
@@ -102,7 +102,7 @@ TEST_CASE("budget: cells are registers owned by the workload scope, written with
   // The phase's kernel reads the cells as its cfg_ ports, from its own view; it reads
   // `remaining`, so one cycle is in flight at a time (the cycle counter feeds in_cycle).
   CHECK(contains(top, "m0_cfg_remaining = c_remaining_1;"));
-  CHECK(contains(top, "m0_in_cycle = cyc;"));
+  CHECK(contains(top, "m0_in_cycle = cyc64;"));
   CHECK_FALSE(hw.entries[0].streamed);
   // The report phase has no kernel: its record carries the four cells from its view.
   const HwEntry& report = hw.entries[1];
@@ -243,7 +243,7 @@ TEST_CASE("--partition: the phase runs hardware cannot take stay on the host, an
   CHECK(contains(hw->partitioned[0], "keyvalue.yaml:23:14: phase rampup: cannot make hardware: 'key' has type str"));
   CHECK(contains(hw->partitioned[1], "phase 'main' and its 2 ops run on the host"));
   // The sequencer gives a host entry no cycles.
-  CHECK(contains(emit_top(*hw), "2'd1: begin n_cycles = 64'd0; n_stages = 1'd0; n_ops = 1'd0; end"));
+  CHECK(contains(emit_top(*hw), "2'd1: begin n_cycles = 1'd0; n_stages = 1'd0; n_ops = 1'd0; end"));
 }
 
 TEST_CASE("--partition refuses a phase run that cannot become hardware and uses a shared cell") {
@@ -298,7 +298,7 @@ phases:
   CHECK(hw.modules[0].cfg_ports == std::vector<std::string>{"cfg_k"});
   CHECK_FALSE(contains(hw.modules[0].sv, "scale"));
   const std::string top = emit_top(hw);
-  CHECK(contains(top, "2'd0: begin m0_cfg_k = 64'h1; m0_in_cycle = icyc; end"));
-  CHECK(contains(top, "2'd1: begin m0_cfg_k = 64'h2; m0_in_cycle = icyc; end"));
+  CHECK(contains(top, "2'd0: begin m0_cfg_k = 64'h1; m0_in_cycle = icyc64; end"));
+  CHECK(contains(top, "2'd1: begin m0_cfg_k = 64'h2; m0_in_cycle = icyc64; end"));
   CHECK(hardware_lines(hw, sim_options(false, 0.25)) == run_lines(w));
 }
