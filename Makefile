@@ -27,9 +27,9 @@ ASAN_BUILD ?= build-asan
 # Not hls: its randomised and exhaustive pass checks take 96 s in the release build and over 40 minutes
 # under the sanitizers (measured 2026-12-03), more than CI allows; the passes still run under them
 # inside the rtl, corpus and cli suites.
-ASAN_SUITES = ir frontend corpus rtl boards native cli workload
+ASAN_SUITES = ir frontend corpus rtl boards native cli workload hwtop
 ASAN_TARGETS = cli/polydat tests/ir/ir_tests tests/frontend/frontend_tests tests/corpus/corpus_tests \
-  tests/rtl/rtl_tests tests/boards/boards_tests tests/llvm/native_tests tests/cli/cli_tests tests/workload/workload_tests
+  tests/rtl/rtl_tests tests/boards/boards_tests tests/llvm/native_tests tests/cli/cli_tests tests/workload/workload_tests tests/hwtop/hwtop_tests
 $(ASAN_BUILD)/build.ninja: | deps
 	meson setup $(ASAN_BUILD) -Db_sanitize=address,undefined -Doptimization=1 $(MESON_SETUP_ARGS) \
 	  -Dcpp_args=-Wno-maybe-uninitialized  # g++ 12 misreads libstdc++ regex under the sanitizers
