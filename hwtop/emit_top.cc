@@ -3,6 +3,8 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <optional>
+#include <set>
 
 namespace polydat::hwtop {
 
@@ -15,6 +17,27 @@ std::string range(unsigned w) { return w > 1 ? fmt::format("[{}:0] ", w - 1) : "
 std::string literal(unsigned width, uint64_t bits) { return fmt::format("{}'h{:x}", width, bits); }
 
 std::string cell_reg(const std::string& cell, uint32_t depth) { return fmt::format("c_{}_{}", cell, depth); }
+// The view a stage read, held while the records are emitted (the write has landed in c_ by then).
+std::string read_reg(const std::string& cell, uint32_t depth) { return fmt::format("r_{}_{}", cell, depth); }
+
+// `v` (a signal of type `from`) at `to` bits: sign- or zero-extended (conversions only widen).
+std::string widened(const std::string& v, const ir::Ty& from, unsigned to) {
+  const unsigned w = std::max(1u, from.bits());
+  if (w >= to) return v;
+  return from.is_signed_int() ? fmt::format("{{{{{}{{{}[{}]}}}}, {}}}", to - w, v, w - 1, v)
+                              : fmt::format("{{{}'d0, {}}}", to - w, v);
+}
+
+// Where cell `c` is owned in entry `e`'s chain, and as what (nullopt: not in this chain).
+std::optional<std::pair<uint32_t, const workload::OwnCell*>> owner_in(const HwEntry& e, const HwCell& c) {
+  const auto& chain = e.plan->chain;
+  for (uint32_t d = 0; d < chain.size(); ++d) {
+    if (chain[d].label != c.owner) continue;
+    for (const workload::OwnCell& oc : chain[d].cells)
+      if (oc.name == c.name) return std::make_pair(d, &oc);
+  }
+  return std::nullopt;
+}
 std::string seed_reg(const std::string& cell, uint32_t depth) { return fmt::format("sd_{}_{}", cell, depth); }
 
 class TopEmitter {
@@ -108,6 +131,14 @@ class TopEmitter {
     for (const HwCell& c : hw_.cells)
       for (uint32_t d = c.owner_depth; d <= hw_.max_depth; ++d)
         line("  logic " + range(c.ty.bits()) + cell_reg(c.name, d) + ", " + seed_reg(c.name, d) + ";");
+    for (const auto& [cell, d] : stage_reads())
+      line("  logic " + range(cell_width(cell)) + read_reg(cell, d) + ";");
+    if (!stage_reads().empty()) {
+      line("  always_ff @(posedge clk)");
+      line("    if (state != S_EMIT) begin");
+      for (const auto& [cell, d] : stage_reads()) line("      " + read_reg(cell, d) + " <= " + cell_reg(cell, d) + ";");
+      line("    end");
+    }
   }
 
   void instances() {
@@ -193,7 +224,7 @@ class TopEmitter {
               for (const auto* list : {&a, &b})
                 for (const auto& [n, v] : *list)
                   if (n == ports[k].name) src = &v;
-              if (src) s += fmt::format(" m{}_{} = {};", i, names[k], expr(he, *src, streamed ? "icyc64" : "cyc64"));
+              if (src) s += fmt::format(" m{}_{} = {};", i, names[k], port_value(he, *src, ports[k].ty, streamed));
             }
           };
           drive(g.configs, m.cfg_ports, st.plan->externs, st.plan->inputs, he.streamed);
@@ -204,6 +235,24 @@ class TopEmitter {
       line("      default: ;");
       line("    endcase");
       line("  end");
+    }
+  }
+
+  // What a stage's port is driven with: the source at the port's width. A cell is
+  // read from c_ until the write lands, then from r_ (what it was) while the records go out.
+  std::string port_value(const HwEntry& he, const ValueSource& src, const ir::Ty& port, bool streamed) const {
+    const unsigned to = std::max(1u, port.bits());
+    switch (src.kind) {
+      case ValueSource::Kind::Const: {
+        const unsigned w = std::max(1u, src.ty.bits());
+        uint64_t bits = value_bits(src.value);
+        if (src.ty.is_signed_int() && w < 64 && w < to && (bits >> (w - 1)) & 1) bits |= ~uint64_t{0} << w;
+        return literal(to, to >= 64 ? bits : bits & ((uint64_t{1} << to) - 1));
+      }
+      case ValueSource::Kind::Cell:
+        return "(state == S_EMIT ? " + widened(read_reg(src.name, src.depth), src.ty, to) + " : " +
+               widened(cell_reg(src.name, src.depth), src.ty, to) + ")";
+      default: return widened(expr(he, src, streamed ? "icyc64" : "cyc64"), src.ty, to);
     }
   }
 
@@ -247,14 +296,17 @@ class TopEmitter {
   void seeding(const HwEntry& he, std::string& s) const {
     const uint32_t deepest = static_cast<uint32_t>(he.plan->chain.size() - 1);
     for (const HwCell& c : hw_.cells) {
-      if (c.owner_depth > deepest || he.plan->chain[c.owner_depth].label != c.owner) continue;  // not in this chain
-      const bool owner_new = he.first_new <= c.owner_depth;
-      const uint32_t g = std::max(he.first_new, c.owner_depth + 1);
-      const std::string init = literal(c.ty.bits(), value_bits(c.initial));
-      if (owner_new) s += fmt::format(" {} <= {}; {} <= {};", cell_reg(c.name, c.owner_depth), init, seed_reg(c.name, c.owner_depth), init);
+      const auto owner = owner_in(he, c);
+      if (!owner) continue;  // not in this chain
+      const uint32_t o = owner->first;
+      const bool owner_new = he.first_new <= o;
+      const uint32_t g = std::max(he.first_new, o + 1);
+      // This entry's own declaration: a structural variable may give it another initial value.
+      const std::string init = literal(c.ty.bits(), value_bits(owner->second->initial));
+      if (owner_new) s += fmt::format(" {} <= {}; {} <= {};", cell_reg(c.name, o), init, seed_reg(c.name, o), init);
       if (g > deepest) continue;
       std::string from;
-      if (owner_new && g == c.owner_depth + 1) from = init;
+      if (owner_new && g == o + 1) from = init;
       else from = he.plan->chain[g].seeding == workload::Seeding::Inherit ? cell_reg(c.name, g - 1) : seed_reg(c.name, g - 1);
       for (uint32_t d = g; d <= deepest; ++d)
         s += fmt::format(" {} <= {}; {} <= {};", cell_reg(c.name, d), from, seed_reg(c.name, d), from);
@@ -285,12 +337,9 @@ class TopEmitter {
         const auto cell = std::find_if(hw_.cells.begin(), hw_.cells.end(), [&](const HwCell& c) { return c.name == wt.cell; });
         const auto& outs = m.design.dfg.outputs;
         const size_t k = static_cast<size_t>(std::find_if(outs.begin(), outs.end(), [&](const hls::DfgPort& p) { return p.name == wt.output; }) - outs.begin());
-        std::string v = fmt::format("m{}_{}", st.module, m.out_ports[k]);
-        const unsigned from = std::max(1u, outs[k].ty.bits()), to = cell->ty.bits();
-        if (from < to)
-          v = outs[k].ty.is_signed_int() ? fmt::format("{{{{{}{{{}[{}]}}}}, {}}}", to - from, v, from - 1, v)
-                                         : fmt::format("{{{}'d0, {}}}", to - from, v);
-        for (uint32_t d = deepest + 1; d-- > cell->owner_depth;)
+        const std::string v = widened(fmt::format("m{}_{}", st.module, m.out_ports[k]), outs[k].ty, cell->ty.bits());
+        const uint32_t owner = owner_in(he, *cell)->first;
+        for (uint32_t d = deepest + 1; d-- > owner;)
           s += fmt::format(" {} <= {};", cell_reg(cell->name, d), combine(*cell, cell_reg(cell->name, d), v));
       }
     }
@@ -369,6 +418,22 @@ class TopEmitter {
     line("      endcase");
     line("    end");
     line("  end");
+  }
+
+  // The cell views some stage reads through a port.
+  std::set<std::pair<std::string, uint32_t>> stage_reads() const {
+    std::set<std::pair<std::string, uint32_t>> out;
+    for (const HwEntry& e : hw_.entries)
+      for (const HwStage& st : e.stages)
+        for (const auto* list : {&st.plan->externs, &st.plan->inputs})
+          for (const auto& [name, src] : *list)
+            if (src.kind == ValueSource::Kind::Cell) out.emplace(src.name, src.depth);
+    return out;
+  }
+  unsigned cell_width(const std::string& name) const {
+    for (const HwCell& c : hw_.cells)
+      if (c.name == name) return c.ty.bits();
+    return 1;
   }
 
   const HwWorkload& hw_;

@@ -56,7 +56,8 @@ class Lowering {
     hw_.plan = std::make_unique<workload::WorkloadPlan>(std::move(*plan));
     const auto& entries = hw_.plan->entries;
     if (entries.size() > o_.max_entries)
-      return refuse({}, "the scenario runs " + std::to_string(entries.size()) + " phases (loops unrolled); the sequencer holds at most " +
+      return refuse(entries[o_.max_entries].at, "the scenario runs " + std::to_string(entries.size()) +
+                                                   " phases (loops unrolled); the sequencer holds at most " +
                             std::to_string(o_.max_entries), "hw-scenario");
     find_constant_imports(entries);
     for (const workload::PlanEntry& e : entries)
@@ -84,8 +85,11 @@ class Lowering {
     for (const auto& [name, src] : e.names)
       if (src.kind == ValueSource::Kind::Cell) return src.name;
     for (const workload::PlanStage& st : e.stages) {
-      for (const auto* list : {&st.externs, &st.inputs})
-        for (const auto& [name, src] : *list)
+      for (const auto& [name, src] : st.inputs)
+        if (src.kind == ValueSource::Kind::Cell) return src.name;
+      // A kernel's cell externs count when one of its bindings reads them.
+      if (!st.scope->module.cell_readers.empty())
+        for (const auto& [name, src] : st.externs)
           if (src.kind == ValueSource::Kind::Cell) return src.name;
       if (st.commits && !st.scope->module.write_throughs.empty()) return st.scope->module.write_throughs.front().cell;
     }
@@ -105,8 +109,10 @@ class Lowering {
         ++he.first_new;
     }
     for (uint32_t d = 0; d < e.chain.size(); ++d)
-      for (const workload::OwnCell& c : e.chain[d].cells)
-        if (auto s = cell(c, d, e.chain[d].label, e.at); !s) return s.error();
+      for (const workload::OwnCell& c : e.chain[d].cells) {
+        const auto at = e.chain[d].cell_at.find(c.name);
+        if (auto s = cell(c, d, e.chain[d].label, at != e.chain[d].cell_at.end() ? at->second : e.at); !s) return s.error();
+      }
     auto made = hardware_entry(e, he);
     if (made) {
       he.streamed = he.stages.size() == 1 && !reads_cell(he.stages[0]);
@@ -178,9 +184,6 @@ class Lowering {
 
   ir::Expected<void, Refusal> hardware_entry(const workload::PlanEntry& e, HwEntry& he) {
     const std::string where = where_of(e);
-    if (!e.cells_read_by_outer.empty())
-      return refuse(e.at, where + ": " + e.cells_read_by_outer.front() +
-                              " per cycle; the hardware reads cells only in the phase's own bindings", "hw-refused");
     for (const workload::PlanStage& st : e.stages) {
       auto m = module_of(st);
       if (!m) return m.error();
@@ -190,6 +193,11 @@ class Lowering {
                                                  ir::ty_label(src.ty) + ") per cycle; hardware carries bools and integers",
                         "hw-refused");
       he.stages.push_back(HwStage{*m, &st});
+      // The runner evaluates an outer per-cycle kernel again after the phase's writes; hardware does not.
+      if (!st.commits && reads_cell(he.stages.back()))
+        return refuse(st.scope->module.at, where + ": " + st.scope->module.label +
+                                               " reads a shared cell in a binding evaluated per cycle; the hardware reads cells "
+                                               "only in the phase's own bindings", "hw-refused");
     }
     for (const workload::PreparedOp& op : e.ops) {
       HwOp ho;
@@ -256,12 +264,20 @@ class Lowering {
     return nullptr;
   }
 
+  // One register set per cell name; its owner may sit at different depths in different entries (a phase
+  // run at the top and inside a loop), and its initial value may differ (seeded per entry).
   ir::Expected<void, Refusal> cell(const workload::OwnCell& c, uint32_t depth, const std::string& owner, workload::Mark at) {
-    for (const HwCell& h : hw_.cells)
+    for (HwCell& h : hw_.cells)
       if (h.name == c.name) {
-        if (h.owner_depth != depth || h.owner != owner)
+        if (h.owner != owner)
           return refuse(at, "shared cell '" + c.name + "' is declared by " + h.owner + " and by " + owner +
-                                "; in hardware a cell's name is declared once", "hw-refused");
+                                "; in hardware a cell's name is declared by one scope", "hw-refused");
+        if (!(h.ty == c.ty) || h.combine != c.combine)
+          return refuse(at, owner + ": shared cell '" + c.name + "' is declared as " + ir::ty_label(c.ty) + " " +
+                                std::string(frontend::combine_name(c.combine)) + " here and as " + ir::ty_label(h.ty) + " " +
+                                std::string(frontend::combine_name(h.combine)) + " in an earlier iteration; hardware needs one",
+                        "hw-refused");
+        h.owner_depth = std::min(h.owner_depth, depth);
         return {};
       }
     if (!hardware_type(c.ty))

@@ -53,9 +53,6 @@ class Resolver {
       if (!*v) return std::string("'" + name + "' is read per cycle by " + f.label() + " but no scope around it defines it");
       st.inputs.emplace_back(name, std::move(**v));
     }
-    if (!commits)
-      for (const auto& [name, v] : st.externs)
-        if (v.kind == ValueSource::Kind::Cell) cells_read_by_outer_.push_back(f.label() + " reads shared cell '" + name + "'");
     st.scope = f.scope_ptr();
     stages_[depth] = std::move(st);
     return {};
@@ -105,7 +102,6 @@ class Resolver {
     for (auto& [d, s] : stages_) out.push_back(std::move(s));
     return out;
   }
-  std::vector<std::string>& cells_read_by_outer() { return cells_read_by_outer_; }
 
  private:
   static ValueSource constant(const ir::Value& v) {
@@ -126,7 +122,6 @@ class Resolver {
 
   std::vector<Frame*> chain_;
   std::map<uint32_t, PlanStage> stages_;
-  std::vector<std::string> cells_read_by_outer_;
 };
 
 }  // namespace
@@ -144,7 +139,10 @@ ir::Expected<PlanEntry, std::string> plan_entry(const Workload& w, Frame& phase,
     pf.serial = f->serial();
     pf.seeding = f->seeding();
     if (const CompiledScope* c = f->scope())
-      for (const OwnCell& oc : c->module.cells) pf.cells.push_back(oc);
+      for (const OwnCell& oc : c->module.cells) {
+        pf.cells.push_back(oc);
+        if (auto it = c->module.names.find(oc.name); it != c->module.names.end()) pf.cell_at[oc.name] = it->second.at;
+      }
     e.chain.push_back(std::move(pf));
   }
   const uint32_t last = static_cast<uint32_t>(chain.size() - 1);
@@ -170,7 +168,6 @@ ir::Expected<PlanEntry, std::string> plan_entry(const Workload& w, Frame& phase,
         if (part.is_name)
           if (auto s = need(part.text, *op.def); !s) return s.error();
   }
-  e.cells_read_by_outer = std::move(r.cells_read_by_outer());
   e.stages = std::move(r).stages();
   return e;
 }

@@ -50,6 +50,7 @@ struct PlanFrame {
   uint64_t serial = 0;  // the activation (equal serials: the same frame in two entries)
   Seeding seeding = Seeding::Inherit;
   std::vector<OwnCell> cells;  // the cells it declares (seeded to their initial values when it begins)
+  std::map<std::string, Mark> cell_at;  // where each is declared
 };
 
 struct PlanEntry {
@@ -61,7 +62,6 @@ struct PlanEntry {
   std::vector<PreparedOp> ops;
   std::map<std::string, ValueSource> names;  // every name the ops read (fields and `if:`)
   Mark at;                        // the phase's definition
-  std::vector<std::string> cells_read_by_outer;  // outer per-cycle kernels that read cells (hardware refuses)
 };
 
 struct WorkloadPlan {

@@ -244,6 +244,7 @@ class Runner {
   }
 
   ir::Expected<ir::Value, std::string> eval_field(const Field& f, Frame& frame) {
+    if (auto st = plannable(f, f.text, frame); !st) return st.error();
     std::string text = f.text;
     while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
     while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.erase(0, 1);
@@ -421,8 +422,8 @@ class Runner {
         if (plan_)
           if (auto cell = cell_in(s.spec.text, probe))
             return render_workload_error(w_.path, w_.text, s.spec.content.line ? s.spec.content : s.at,
-                                         "this loop's condition reads shared cell '" + *cell +
-                                             "', which the hardware computes: the host cannot unroll the loop",
+                                         "this loop's condition reads '" + *cell +
+                                             "', which depends on a shared cell the hardware computes: the host cannot unroll the loop",
                                          "hw-scenario");
         auto c = eval_condition(s.spec, probe);
         if (!c) return c.error();
@@ -475,6 +476,7 @@ class Runner {
       // Params and outer loop variables are substituted as text first (nb-rs substitutes params
       // when it loads a workload), so "v in {list}" iterates the list a param holds.
       std::string spec_text = (*clauses)[c].second;
+      if (auto st = plannable(spec, spec_text, loop); !st) return st;
       for (const auto& [n, v] : chosen) spec_text = replace_all(spec_text, "{" + n + "}", op_text(v));
       auto values = embed::evaluate_spec(substitute_vars(spec_text, loop), look);
       if (outer.error()) return *outer.error();
@@ -624,20 +626,33 @@ class Runner {
     return {};
   }
 
-  // The first visible shared cell `text` names, if any.
+  // Plan mode: the first name in `text` that is a shared cell, or a binding
+  // that reads one: only the hardware knows its value as the scenario runs.
   static std::optional<std::string> cell_in(const std::string& text, const Frame& f) {
     for (size_t i = 0; i < text.size();) {
       if (std::isalpha(static_cast<unsigned char>(text[i])) || text[i] == '_') {
         size_t j = i;
         while (j < text.size() && (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '_')) ++j;
         const std::string word = text.substr(i, j - i);
-        if (f.is_cell(word)) return word;
+        const auto it = f.visible().find(word);
+        if (it != f.visible().end() &&
+            (it->second.kind == VisibleName::Kind::Cell || (it->second.kind == VisibleName::Kind::Binding && it->second.reads_cell)))
+          return word;
         i = j;
       } else {
         ++i;
       }
     }
     return std::nullopt;
+  }
+
+  // Plan mode refuses a scenario field whose value depends on a shared cell.
+  Status plannable(const Field& f, const std::string& text, const Frame& frame) {
+    if (!plan_) return {};
+    if (auto cell = cell_in(text, frame))
+      return field_error(f, "'" + f.key + "' reads '" + *cell + "', which depends on a shared cell the hardware computes: "
+                                "the host cannot plan the scenario", "hw-scenario");
+    return {};
   }
 
   // The loop variables of the iterations around `f`: "table=t_small k=10".

@@ -26,6 +26,7 @@ struct VisibleName {
   Kind kind = Kind::Binding;
   bool is_const = false;   // const: no inner scope may shadow it
   bool dynamic = false;    // changes per cycle: an inner scope reads it per cycle, not once
+  bool reads_cell = false; // a binding that reads a shared cell, directly or through others
   frontend::Combine combine = frontend::Combine::Last;  // cells
   std::string scope;       // the scope that defines it ("workload", "phase rampup", ...)
   Mark at;                 // where, in the workload file

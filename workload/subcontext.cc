@@ -341,7 +341,7 @@ ir::Expected<ScopeModule, ContractViolation> SubcontextBuilder::finalize() const
                   "input '" + p.name + "' of " + label_ + " has no source: a scope's kernel is fed `cycle` only",
                   pl.file_mark(p.span.start));
     if (p.is_shared) {
-      VisibleName v{p.name, p.ty, VisibleName::Kind::Cell, p.is_const, false, p.combine, label_, pl.file_mark(p.span.start)};
+      VisibleName v{p.name, p.ty, VisibleName::Kind::Cell, p.is_const, false, false, p.combine, label_, pl.file_mark(p.span.start)};
       m.names[p.name] = v;
       m.cells.push_back(OwnCell{p.name, p.ty, p.combine, p.default_constant.value_or(ir::Value::zero(p.ty))});
     }
@@ -363,6 +363,7 @@ ir::Expected<ScopeModule, ContractViolation> SubcontextBuilder::finalize() const
   for (const frontend::Port& p : k.outputs) {
     m.outputs.push_back(p.name);
     m.output_types.push_back(p.ty);
+    if (reads_cell.count(p.name)) m.cell_readers.insert(p.name);
     const auto wt = std::find_if(m.write_throughs.begin(), m.write_throughs.end(),
                                  [&](const WriteThrough& w) { return w.output == p.name; });
     if (wt != m.write_throughs.end()) {
@@ -378,7 +379,7 @@ ir::Expected<ScopeModule, ContractViolation> SubcontextBuilder::finalize() const
     }
     if (p.name.rfind("__", 0) == 0) continue;
     m.names[p.name] = VisibleName{p.name, p.ty, VisibleName::Kind::Binding, p.is_const, p.dynamic || reads_cell.count(p.name) > 0,
-                                  frontend::Combine::Last, label_, pl.file_mark(p.span.start)};
+                                  reads_cell.count(p.name) > 0, frontend::Combine::Last, label_, pl.file_mark(p.span.start)};
   }
   for (const auto& [name, at] : imports_)
     if (!referenced.count(name))

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -107,6 +108,7 @@ struct ScopeModule {
   std::vector<OwnCell> cells;             // the cells it declares
   std::vector<std::string> outputs;       // the kernel's outputs, in record order
   std::vector<ir::Ty> output_types;       // their types
+  std::set<std::string> cell_readers;     // the outputs that read a shared cell, directly or through others
   std::vector<std::pair<std::string, ir::Ty>> params;  // the kernel's inputs and externs, in record order
   // Where run-time errors are shown: the workload file, the scope's mark, and
   // where each byte of `source` came from.

@@ -101,7 +101,9 @@ TEST_CASE("budget: cells are registers owned by the workload scope, written with
   CHECK(contains(top, "c_writes_0 <= c_writes_0 + 64'h1;"));
   // The phase's kernel reads the cells as its cfg_ ports, from its own view; it reads
   // `remaining`, so one cycle is in flight at a time (the cycle counter feeds in_cycle).
-  CHECK(contains(top, "m0_cfg_remaining = c_remaining_1;"));
+  CHECK(contains(top, "m0_cfg_remaining = (state == S_EMIT ? r_remaining_1 : c_remaining_1);"));
+  // What the kernel read stays on its port while the records go out, after the write has landed.
+  CHECK(contains(top, "r_remaining_1 <= c_remaining_1;"));
   CHECK(contains(top, "m0_in_cycle = cyc64;"));
   CHECK_FALSE(hw.entries[0].streamed);
   // The report phase has no kernel: its record carries the four cells from its view.
@@ -165,14 +167,45 @@ phases:
     ops:
       line: "left={left}"
 )"));
-    CHECK(contains(e, "hw.yaml:5:18: error: this loop's condition reads shared cell 'left'"));
+    CHECK(contains(e, "hw.yaml:5:18: error: this loop's condition reads 'left', which depends on a shared cell"));
     CHECK(contains(e, "[hw-scenario]"));
+  }
+  SUBCASE("a phase's cycles, or a for_each spec, that depend on a cell (through a binding too)") {
+    const std::string cycles = refusal(load_text(R"(bindings: |
+  shared(sum) n: u64 := 0
+  twice := n * 2
+phases:
+  a:
+    bindings: |
+      n := 1
+    ops:
+      l: "a {n}"
+  b:
+    cycles: "{twice}"
+    ops:
+      l: "b {cycle}"
+)"));
+    CHECK(contains(cycles, "hw.yaml:11:14: error: 'phases.b.cycles' reads 'twice', which depends on a shared cell"));
+    CHECK(contains(cycles, "[hw-scenario]"));
+    const std::string spec = refusal(load_text(R"(bindings: |
+  shared(sum) n: u64 := 0
+phases:
+  b:
+    ops:
+      l: "b {k}"
+scenarios:
+  default:
+    - for_each: "k in 0..{n}"
+      phases: [b]
+)"));
+    CHECK(contains(spec, "reads 'n', which depends on a shared cell"));
+    CHECK(contains(spec, "[hw-scenario]"));
   }
   SUBCASE("top-level ops") {
     const std::string e = refusal(load_text("ops:\n  a: \"x\"\n"));
     CHECK(contains(e, "[hw-scenario]"));
   }
-  SUBCASE("a string shared cell") {
+  SUBCASE("a string shared cell, at its declaration") {
     const std::string e = refusal(load_text(R"(bindings: |
   shared(min) name := "zz"
 phases:
@@ -182,6 +215,7 @@ phases:
     ops:
       line: "{name}"
 )"));
+    CHECK(contains(e, "hw.yaml:2:15: error: workload: shared cell 'name' is a str"));
     CHECK(contains(e, "[hw-refused]"));
   }
 }

@@ -98,6 +98,71 @@ TEST_CASE("every combine template and each loop_scope x iter_scope seeding, in h
     }
 }
 
+TEST_CASE("what a second reader found: each workload gives polydat run's lines in hardware") {
+  // A kernel output that reads the cell it writes: the records show what it read, not the new value.
+  check_all_ways(load_text(R"(bindings: |
+  shared n: u64 := 10
+phases:
+  a:
+    cycles: "3"
+    bindings: |
+      input cycle: u64
+      nv := n + 1
+      old := n
+      n := nv
+    ops:
+      l: "a {cycle} nv={nv} old={old} n={n}"
+)"));
+  // A phase's own cell whose initial value a structural variable sets: seeded per entry.
+  check_all_ways(load_text(R"(phases:
+  p:
+    for_each: "k in 1,2"
+    bindings: |
+      shared c: u64 := {k}
+    ops:
+      l: "p k={k} c={c}"
+)"));
+  // A narrower signed value on a wider extern: sign-extended.
+  check_all_ways(load_text(R"(bindings: |
+  scale: i32 := -3
+phases:
+  a:
+    cycles: "2"
+    bindings: |
+      extern scale: i64
+      input cycle: u64
+      k := scale + (cycle as i64)
+    ops:
+      l: "a {k}"
+)"));
+  // The workload scope declares a cell and, per cycle, a binding that does not read it.
+  check_all_ways(load_text(R"(bindings: |
+  shared(sum) t: u64 := 0
+  input cycle: u64
+  h := hash(cycle) % 10
+phases:
+  a:
+    cycles: "3"
+    bindings: |
+      t := h
+    ops:
+      l: "a {h} {t}"
+)"));
+  // One phase's own cell, the phase run at the top and inside a loop (two depths).
+  check_all_ways(load_text(R"(phases:
+  p:
+    bindings: |
+      shared c: u64 := 3
+    ops:
+      l: "p c={c}"
+scenarios:
+  default:
+    - p
+    - for_each: "k in 1,2"
+      phases: [p]
+)"));
+}
+
 TEST_CASE("csv and jsonl lines from the records") {
   for (auto f : {workload::LineFormat::Csv, workload::LineFormat::Jsonl}) {
     workload::RunOptions run;
