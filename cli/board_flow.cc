@@ -64,4 +64,31 @@ bool use_dsp(const fpga::Device& device, const HlsArgs& args) {
   return device.use_dsp && device.dsps > 0 && (!args.dsp || *args.dsp > 0);
 }
 
+fpga::Ice40Request ice40_request(const fpga::Device& device, const std::string& package, double freq_mhz,
+                                 const std::string& pcf, bool dsp, const SynthArgs& args) {
+  fpga::Ice40Request req;
+  req.device = &device;
+  req.package = package;
+  req.freq_mhz = freq_mhz;
+  req.pcf = pcf;
+  req.seed = args.seed;
+  req.use_dsp = dsp;
+  req.timeout_s = args.tool_timeout_s;
+  req.progress_every = std::chrono::milliseconds(static_cast<int64_t>(std::llround(args.progress_s * 1000)));
+  return req;
+}
+
+ir::Expected<fpga::SynthReport, std::string> run_ice40_flow(const fpga::Ice40Request& req) {
+  return fpga::run_ice40(
+      req,
+      [](std::string_view step) {
+        fmt::print("  {}\n", step);
+        std::fflush(stdout);
+      },
+      [](std::string_view line) {
+        fmt::print(stderr, "  ... {}\n", line);
+        std::fflush(stderr);
+      });
+}
+
 }  // namespace polydat::cli

@@ -11,7 +11,10 @@
 #include "boards/board_top.h"
 #include "cli/flow.h"
 #include "cli/stimulus.h"
+#include "cli/commands.h"
 #include "fpga/device.h"
+#include "fpga/ice40_flow.h"
+#include "fpga/report.h"
 #include "fpga/pll.h"
 
 namespace polydat::cli {
@@ -44,5 +47,13 @@ hls::HlsOptions for_device(hls::HlsOptions options, const fpga::Device& device);
 
 // Whether synth_ice40 maps multiplies to DSPs: the device has them and --dsp is not 0.
 bool use_dsp(const fpga::Device& device, const HlsArgs& args);
+
+// The iCE40 flow's request for a part, its package, clock, pins and DSP use, with
+// synth's seed, timeout and progress interval (the top, its text and folder are the caller's).
+fpga::Ice40Request ice40_request(const fpga::Device& device, const std::string& package, double freq_mhz,
+                                 const std::string& pcf, bool dsp, const SynthArgs& args);
+
+// Runs the flow, with the step lines on stdout and the running ones on stderr.
+ir::Expected<fpga::SynthReport, std::string> run_ice40_flow(const fpga::Ice40Request& req);
 
 }  // namespace polydat::cli

@@ -7,6 +7,10 @@
 #include <string>
 #include <vector>
 
+namespace polydat::workload {
+struct RunOptions;
+}
+
 namespace polydat::cli {
 
 inline constexpr int kOk = 0;
@@ -107,6 +111,8 @@ int cosim_command(const CosimArgs& args);
 // A workload (.yaml) in hardware: emit-sv writes its scope modules and top;
 // cosim simulates the top and checks its decoded lines against `polydat run`.
 bool is_workload_file(const std::string& path);
+// scenario=NAME and NAME=VALUE (params) into `o`; false after printing what is wrong.
+bool workload_assignments(const std::vector<std::string>& assignments, workload::RunOptions& o);
 int workload_emit_sv_command(const HlsArgs& args, const std::vector<std::string>& assignments, const std::string& out_dir);
 int workload_cosim_command(const CosimArgs& args, const std::vector<std::string>& assignments);
 struct SynthArgs;

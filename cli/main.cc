@@ -220,6 +220,11 @@ int main(int argc, char** argv) {
   if (run_cmd->parsed()) return run_command(run);
   if (ir_cmd->parsed()) return ir_command(ir);
   if (hls_cmd->parsed()) return hls_command(hls);
+  for (const HlsArgs* a : {&emit, &cosim.hls, &synth.hls})
+    if (a->partition && !is_workload_file(a->file)) {
+      fmt::print(stderr, "error: --partition is for a workload (.yaml); '{}' is a kernel\n", a->file);
+      return kUsageError;
+    }
   if (emit_cmd->parsed() && is_workload_file(emit.file)) return workload_emit_sv_command(emit, emit_assignments, out_dir);
   if (emit_cmd->parsed()) return emit_sv_command(emit, out_dir);
   if (synth_cmd->parsed() && is_workload_file(synth.hls.file)) return workload_synth_command(synth, synth_assignments);

@@ -26,16 +26,7 @@ int run_command(const RunArgs& args) {
     return kUsageError;
   }
   o.lib_paths = args.lib_paths;
-  for (const std::string& a : args.assignments) {
-    const size_t eq = a.find('=');
-    if (eq == std::string::npos || eq == 0) {
-      fmt::print(stderr, "error: '{}' is not NAME=VALUE (scenario=NAME picks a scenario; other names set params)\n", a);
-      return kUsageError;
-    }
-    const std::string name = a.substr(0, eq), value = a.substr(eq + 1);
-    if (name == "scenario") o.scenario = value;
-    else o.overrides.emplace_back(name, value);
-  }
+  if (!workload_assignments(args.assignments, o)) return kUsageError;
   auto w = load_workload_file(args.file);
   if (!w) {
     fmt::print(stderr, "{}", w.error().rendered);

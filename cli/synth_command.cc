@@ -88,30 +88,7 @@ int estimate_only(const SynthArgs& args, const hls::HlsOptions& options) {
 }
 
 fpga::Ice40Request request_for(const Plan& plan, const SynthArgs& args) {
-  fpga::Ice40Request req;
-  req.device = plan.device;
-  req.package = plan.package;
-  req.freq_mhz = plan.freq_mhz;
-  req.pcf = plan.pcf;
-  req.seed = args.seed;
-  req.use_dsp = plan.dsp;
-  req.timeout_s = args.tool_timeout_s;
-  req.progress_every = std::chrono::milliseconds(static_cast<int64_t>(std::llround(args.progress_s * 1000)));
-  return req;
-}
-
-// Runs the flow, with the step lines on stdout and the running ones on stderr.
-ir::Expected<fpga::SynthReport, std::string> run_flow(const fpga::Ice40Request& req) {
-  return fpga::run_ice40(
-      req,
-      [](std::string_view step) {
-        fmt::print("  {}\n", step);
-        std::fflush(stdout);
-      },
-      [](std::string_view line) {
-        fmt::print(stderr, "  ... {}\n", line);
-        std::fflush(stderr);
-      });
+  return ice40_request(*plan.device, plan.package, plan.freq_mhz, plan.pcf, plan.dsp, args);
 }
 
 // The QoR wrapper's own cost on this part, measured once per (part, clock,
@@ -138,7 +115,7 @@ ir::Expected<WrapperCost, std::string> wrapper_cost(const Plan& plan, const Synt
   fmt::print("  the wrapper's own cost: the same flow around a null kernel with the same ports, in {}\n",
              dir.string());
   std::fflush(stdout);
-  auto r = run_flow(req);
+  auto r = run_ice40_flow(req);
   if (!r) return "measuring the QoR wrapper's own cost: " + r.error();
   WrapperCost c{std::move(*r), dir};
   cache.emplace(key, c);
@@ -272,7 +249,7 @@ int synth_command(const SynthArgs& args) {
                plan.board ? ", board " + plan.board->name : ", inside the QoR wrapper (clk, rst and one output pin)",
                dir.string());
     std::fflush(stdout);
-    auto got = run_flow(req);
+    auto got = run_ice40_flow(req);
     if (!got) {
       fmt::print(stderr, "error: {}\n", got.error());
       return kUserError;

@@ -235,15 +235,8 @@ int workload_synth_command(const SynthArgs& args, const std::vector<std::string>
   boards::BoardTopOptions to;
   to.pll = plan->pll;
   const boards::BoardTop top = boards::board_top(stream.ports, stream.sv, plan->board, to);
-  fpga::Ice40Request req;
-  req.device = plan->device;
-  req.package = plan->board.package;
-  req.freq_mhz = plan->mhz;
-  req.pcf = boards::pcf(plan->board);
-  req.seed = args.seed;
-  req.use_dsp = use_dsp(*plan->device, args.hls);
-  req.timeout_s = args.tool_timeout_s;
-  req.progress_every = std::chrono::milliseconds(static_cast<int64_t>(std::llround(args.progress_s * 1000)));
+  fpga::Ice40Request req = ice40_request(*plan->device, plan->board.package, plan->mhz, boards::pcf(plan->board),
+                                         use_dsp(*plan->device, args.hls), args);
   req.top = top.module;
   req.sv = top.sv;
   req.dir = args.out_dir.empty() ? fs::path(fs::path(args.hls.file).stem().string() + "-" + plan->board.name) : fs::path(args.out_dir);
@@ -251,16 +244,7 @@ int workload_synth_command(const SynthArgs& args, const std::vector<std::string>
              args.hls.file, l->hw.modules.size(), l->hw.entries.size(), l->hw.cells.size(), plan->board.name,
              plan->board.device, plan->board.package, plan->mhz, req.dir.string());
   std::fflush(stdout);
-  auto got = fpga::run_ice40(
-      req,
-      [](std::string_view step) {
-        fmt::print("  {}\n", step);
-        std::fflush(stdout);
-      },
-      [](std::string_view line) {
-        fmt::print(stderr, "  ... {}\n", line);
-        std::fflush(stderr);
-      });
+  auto got = run_ice40_flow(req);
   if (!got) {
     fmt::print(stderr, "error: {}\n", got.error());
     return kUserError;

@@ -139,18 +139,18 @@ class Lowering {
   // The once-per-scope imports that hold one value in every entry a scope
   // runs in (an outer constant, a param): folded into its module, not cfg_ ports.
   void find_constant_imports(const std::vector<workload::PlanEntry>& entries) {
-    std::map<std::pair<const workload::CompiledScope*, std::string>, std::set<std::string>> seen;
+    std::map<std::pair<const workload::CompiledScope*, std::string>, std::vector<ir::Value>> seen;
     for (const workload::PlanEntry& e : entries)
       for (const workload::PlanStage& st : e.stages)
         for (const auto& [name, src] : st.externs) {
           const auto& imports = st.scope->module.imports;
           if (src.kind != ValueSource::Kind::Const || std::find(imports.begin(), imports.end(), name) == imports.end())
             continue;
-          const auto lit = workload::gk_literal(src.value);
-          seen[{st.scope.get(), name}].insert(lit ? ir::ty_label(src.ty) + " := " + *lit : std::string("?"));
+          auto& values = seen[{st.scope.get(), name}];
+          if (std::find(values.begin(), values.end(), src.value) == values.end()) values.push_back(src.value);
         }
     for (const auto& [key, values] : seen)
-      if (values.size() == 1 && *values.begin() != "?") folded_[key.first][key.second] = *values.begin();
+      if (values.size() == 1) folded_[key.first][key.second] = values.front();
   }
 
   // Whether the stage's module reads a cell (a cell's cfg_ port the design has no use for does not count).
@@ -304,15 +304,8 @@ class Lowering {
   // The scope's kernel through HLS; named and emitted once the modules in use are known.
   ir::Expected<HwModule, Refusal> make_module(const workload::PlanStage& st) {
     const workload::ScopeModule& m = st.scope->module;
-    std::string source = m.source;
-    if (auto it = folded_.find(st.scope.get()); it != folded_.end())
-      for (const auto& [name, typed_value] : it->second) {
-        // The builder declares the import after the body: `extern NAME: TY` becomes `NAME: TY := VALUE`.
-        const std::string decl = "\nextern " + name + ": ";
-        const size_t at = source.rfind(decl);
-        const size_t end = at == std::string::npos ? at : source.find('\n', at + 1);
-        if (end != std::string::npos) source.replace(at + 1, end - at - 1, name + ": " + typed_value);
-      }
+    const auto folded = folded_.find(st.scope.get());
+    const std::string source = folded == folded_.end() ? m.source : workload::source_with_constants(m, folded->second);
     frontend::CompileResult r = frontend::compile_source(m.path, source, m.options);
     if (!r.ok()) return refuse(m.at, m.label + ": the kernel does not compile again: " + r.render_diagnostics(), "hw-refused");
     auto opt = ir::optimize(*r.ir);
@@ -355,7 +348,7 @@ class Lowering {
   HwWorkload hw_;
   std::map<const workload::CompiledScope*, size_t> module_index_;
   std::map<const workload::CompiledScope*, Refusal> module_refused_;
-  std::map<const workload::CompiledScope*, std::map<std::string, std::string>> folded_;  // import -> "TY := VALUE"
+  std::map<const workload::CompiledScope*, std::map<std::string, ir::Value>> folded_;  // import -> its one value
 };
 
 }  // namespace

@@ -14,13 +14,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The stall generator and the record printer both testbenches share.
+// What both testbenches share: their arguments, the stall generator, the record printer.
 std::string common_code(const HwWorkload& hw, bool systemc) {
   const unsigned w = hw.payload_width;
   std::string print_data;
   if (w <= 64) {
-    print_data = systemc ? "  fprintf(out, \"%llx\\n\", static_cast<unsigned long long>(data));\n"
-                         : "  fprintf(out, \"%llx\\n\", static_cast<unsigned long long>(data));\n";
+    print_data = "  fprintf(out, \"%llx\\n\", static_cast<unsigned long long>(data));\n";
   } else {
     const unsigned words = (w + 31) / 32;
     print_data = fmt::format(
@@ -40,6 +39,21 @@ struct Stalls {{
   }}
 }};
 
+// usage: sim OUT SEED STALL MAX_CYCLES
+struct Args {{
+  FILE* out = nullptr;
+  uint64_t seed = 1, max_cycles = 0;
+  double stall = 0;
+  bool parse(int argc, char** argv) {{
+    if (argc < 5) return false;
+    out = fopen(argv[1], "w");
+    seed = strtoull(argv[2], nullptr, 10);
+    stall = atof(argv[3]);
+    max_cycles = strtoull(argv[4], nullptr, 10);
+    return out != nullptr;
+  }}
+}};
+
 template <class Data>
 void print_record(FILE* out, uint64_t entry, uint64_t op, uint64_t cycle, const Data& data) {{
   fprintf(out, "R %llu %llu %llu ", static_cast<unsigned long long>(entry), static_cast<unsigned long long>(op),
@@ -56,8 +70,6 @@ std::string sc_type(unsigned w) {
   return fmt::format("sc_dt::sc_bv<{}>", w);
 }
 
-}  // namespace
-
 std::string verilator_testbench(const HwWorkload& hw) {
   return fmt::format(R"(// The workload top's testbench: reset, then rec_ready stalled at random, each record printed.
 //   usage: sim OUT SEED STALL MAX_CYCLES
@@ -70,12 +82,11 @@ std::string verilator_testbench(const HwWorkload& hw) {
 #include "verilated.h"
 {1}
 int main(int argc, char** argv) {{
-  if (argc < 5) return 2;
-  FILE* out = fopen(argv[1], "w");
-  if (!out) return 2;
-  const uint64_t seed = strtoull(argv[2], nullptr, 10);
-  Stalls stalls{{seed * 0x9E3779B97F4A7C15ull + 1, atof(argv[3])}};
-  const uint64_t max_cycles = strtoull(argv[4], nullptr, 10);
+  Args args;
+  if (!args.parse(argc, argv)) return 2;
+  FILE* out = args.out;
+  const uint64_t seed = args.seed, max_cycles = args.max_cycles;
+  Stalls stalls{{seed * 0x9E3779B97F4A7C15ull + 1, args.stall}};
   auto ctx = std::make_unique<VerilatedContext>();
   ctx->randReset(2);  // registers start random: reset must define what matters
   ctx->randSeed(static_cast<int>(seed % 2147483647ull) + 1);
@@ -124,12 +135,11 @@ std::string systemc_testbench(const HwWorkload& hw) {
 #include "verilated.h"
 {1}
 int sc_main(int argc, char** argv) {{
-  if (argc < 5) return 2;
-  FILE* out = fopen(argv[1], "w");
-  if (!out) return 2;
-  const uint64_t seed = strtoull(argv[2], nullptr, 10);
-  Stalls stalls{{seed * 0x9E3779B97F4A7C15ull + 1, atof(argv[3])}};
-  const uint64_t max_cycles = strtoull(argv[4], nullptr, 10);
+  Args args;
+  if (!args.parse(argc, argv)) return 2;
+  FILE* out = args.out;
+  const uint64_t seed = args.seed, max_cycles = args.max_cycles;
+  Stalls stalls{{seed * 0x9E3779B97F4A7C15ull + 1, args.stall}};
   Verilated::randReset(2);
   Verilated::randSeed(static_cast<int>(seed % 2147483647ull) + 1);
   // Rising edges at 5, 15, 25 ns ...; the testbench samples and drives at 0, 10, 20 ns ...
@@ -175,6 +185,8 @@ int sc_main(int argc, char** argv) {{
                      hw.top, common_code(hw, true), sc_type(hw.entry_width), sc_type(hw.op_width), sc_type(hw.payload_width));
 }
 
+}  // namespace
+
 ir::Expected<TopSimRun, std::string> simulate_top(const HwWorkload& hw, const TopSimOptions& o) {
   const fs::path cache = o.cache.empty() ? sim::default_cache_dir() : o.cache;
   std::vector<std::string> flags = sim::verilator_flags(sim::TraceKind::None);
@@ -195,7 +207,6 @@ ir::Expected<TopSimRun, std::string> simulate_top(const HwWorkload& hw, const To
                                   log);
   if (rc != 0) return fmt::format("the workload model exited with {} ({}):\n{}", rc, log.string(), sim::tail(sim::read_text(log), 15));
   TopSimRun run;
-  run.built_now = built->built_now;
   std::ifstream in(out);
   std::string line;
   bool ended = false;

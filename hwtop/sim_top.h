@@ -28,13 +28,8 @@ struct TopSimOptions {
 struct TopSimRun {
   std::vector<Record> records;
   uint64_t cycles = 0;  // clock cycles from reset to done
-  bool built_now = false;
 };
 
 ir::Expected<TopSimRun, std::string> simulate_top(const HwWorkload& hw, const TopSimOptions& options);
-
-// The testbench programs, for tests that inspect them.
-std::string verilator_testbench(const HwWorkload& hw);
-std::string systemc_testbench(const HwWorkload& hw);
 
 }  // namespace polydat::hwtop

@@ -99,4 +99,9 @@ std::vector<const OpTemplate*> stmt_fields(const PreparedOp& op) {
   return all;
 }
 
+std::string unbound_op_name(const Workload& w, const OpDef& op, const std::string& name) {
+  return render_workload_error(w.path, w.text, op.at, "op '" + op.name + "' reads '" + name + "', which no scope around it defines",
+                               "unbound-name");
+}
+
 }  // namespace polydat::workload

@@ -53,6 +53,9 @@ struct PreparedOp {
 // `prepared` (nb-rs's stdout adapter), else every field, one per line.
 std::vector<const OpTemplate*> stmt_fields(const PreparedOp& op);
 
+// The error when op `op` reads a name no scope around it defines.
+std::string unbound_op_name(const Workload& w, const OpDef& op, const std::string& name);
+
 // Whether `text` is a plain identifier.
 bool is_identifier(std::string_view text);
 

@@ -153,10 +153,7 @@ ir::Expected<PlanEntry, std::string> plan_entry(const Workload& w, Frame& phase,
     if (e.names.count(name)) return {};
     auto v = r.resolve(name, last);
     if (!v) return v.error();
-    if (!*v)
-      return render_workload_error(w.path, w.text, op.at,
-                                   "op '" + op.name + "' reads '" + name + "', which no scope around it defines",
-                                   "unbound-name");
+    if (!*v) return unbound_op_name(w, op, name);
     e.names.emplace(name, std::move(**v));
     return {};
   };

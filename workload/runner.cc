@@ -676,10 +676,7 @@ class Runner {
   ir::Expected<ir::Value, std::string> value_of(Frame& f, const std::string& name, uint64_t cycle, const OpDef& op) {
     auto v = f.lookup(name, cycle);
     if (!v) return v.error();
-    if (!*v)
-      return render_workload_error(w_.path, w_.text, op.at,
-                                   "op '" + op.name + "' reads '" + name + "', which no scope around it defines",
-                                   "unbound-name");
+    if (!*v) return unbound_op_name(w_, op, name);
     return **v;
   }
 

@@ -1,5 +1,7 @@
 #include "workload/subcontext.h"
 
+#include "workload/values.h"
+
 #include <algorithm>
 #include <set>
 
@@ -320,6 +322,7 @@ ir::Expected<ScopeModule, ContractViolation> SubcontextBuilder::finalize() const
     outputs.push_back("__scope");
   }
   m.source = placed + decls;
+  m.declarations_at = placed.size();
 
   m.options.scope_cells = true;
   m.options.rename_bindings = renames;
@@ -385,6 +388,22 @@ ir::Expected<ScopeModule, ContractViolation> SubcontextBuilder::finalize() const
     if (!referenced.count(name))
       m.diagnostics.push_back("import '" + name + "' of " + label_ + " is declared but never read");
   return m;
+}
+
+std::string source_with_constants(const ScopeModule& m, const std::map<std::string, ir::Value>& values) {
+  std::string source = m.source;
+  for (const auto& [name, value] : values) {
+    const std::string decl = "extern " + name + ": " + ir::ty_label(value.ty()) + "\n";
+    size_t at = m.declarations_at;  // the declarations are one per line, after the body
+    while (at < source.size() && source.compare(at, decl.size(), decl) != 0) {
+      const size_t next = source.find('\n', at);
+      at = next == std::string::npos ? source.size() : next + 1;
+    }
+    const auto literal = gk_literal(value);
+    if (at < source.size() && literal)
+      source.replace(at, decl.size(), name + ": " + ir::ty_label(value.ty()) + " := " + *literal + "\n");
+  }
+  return source;
 }
 
 }  // namespace polydat::workload

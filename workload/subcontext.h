@@ -97,6 +97,7 @@ struct OwnCell {
 struct ScopeModule {
   std::string label;                      // "phase rampup"
   std::string source;                     // the kernel text compiled (fragments in place, then declarations)
+  size_t declarations_at = 0;             // where the builder's declarations start in `source`
   frontend::CompileOptions options;       // what it was compiled with (the runner compiles it for its engine)
   std::vector<std::string> imports;       // read once at scope start (externs)
   std::vector<std::string> cycle_imports; // read per cycle from an outer scope's per-cycle binding (inputs)
@@ -116,6 +117,11 @@ struct ScopeModule {
   Mark at;
   Placement placement;
 };
+
+// `m.source` with once-per-scope imports folded to constants: the builder's
+// `extern NAME: TY` declaration becomes `NAME: TY := VALUE`. An import the
+// block declares itself, or whose value is not of its type, stays an extern.
+std::string source_with_constants(const ScopeModule& m, const std::map<std::string, ir::Value>& values);
 
 // The parent as the builder sees it: every name visible there.
 struct ParentView {

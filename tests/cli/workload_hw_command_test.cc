@@ -73,5 +73,13 @@ TEST_CASE("cosim WORKLOAD.yaml --partition: the refused phases run on the host, 
   CHECK(contains(r.err, "identical to polydat run"));
 }
 
+TEST_CASE("--partition on a kernel file is a usage error") {
+  Sandbox s;
+  s.file("k.gk", "input cycle: u64\nid := cycle + 1\n");
+  const Run r = s.run({"emit-sv", "k.gk", "--partition", "-o", "out"});
+  CHECK(r.status == 2);
+  CHECK(contains(r.err, "--partition is for a workload (.yaml); 'k.gk' is a kernel"));
+}
+
 }  // namespace
 }  // namespace polydat::clitest
