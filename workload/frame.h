@@ -49,8 +49,7 @@ class Frame {
   // How it took its cells from its parent; which activation it is (unique in the process).
   Seeding seeding() const { return seeding_; }
   uint64_t serial() const { return serial_; }
-  // The cells it declares, its own variables, and its kernel's once-per-scope imports as bound.
-  const std::set<std::string>& owned_cells() const { return owned_; }
+  // Its own variables, and its kernel's once-per-scope imports as bound.
   const std::map<std::string, ir::Value>& vars() const { return vars_; }
   const std::map<std::string, ir::Value>& bound() const { return bound_; }
   // A shared cell here (not shadowed by a variable).

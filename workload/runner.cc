@@ -419,12 +419,6 @@ class Runner {
         // The condition reads the loop as it is now (what the iterations before wrote), with the counter set.
         Frame probe(&loop, "condition", Seeding::Inherit);
         if (s.counter) probe.set_var(*s.counter, ir::Value::integer(ir::TyKind::U64, i), s.at);
-        if (plan_)
-          if (auto cell = cell_in(s.spec.text, probe))
-            return render_workload_error(w_.path, w_.text, s.spec.content.line ? s.spec.content : s.at,
-                                         "this loop's condition reads '" + *cell +
-                                             "', which depends on a shared cell the hardware computes: the host cannot unroll the loop",
-                                         "hw-scenario");
         auto c = eval_condition(s.spec, probe);
         if (!c) return c.error();
         if (*c == until) break;

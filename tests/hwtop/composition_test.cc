@@ -167,7 +167,7 @@ phases:
     ops:
       line: "left={left}"
 )"));
-    CHECK(contains(e, "hw.yaml:5:18: error: this loop's condition reads 'left', which depends on a shared cell"));
+    CHECK(contains(e, "hw.yaml:5:18: error: 'scenarios.default[0].do_while' reads 'left', which depends on a shared cell"));
     CHECK(contains(e, "[hw-scenario]"));
   }
   SUBCASE("a phase's cycles, or a for_each spec, that depend on a cell (through a binding too)") {
