@@ -9,6 +9,7 @@
 
 namespace polydat::workload {
 struct RunOptions;
+struct Workload;
 }
 
 namespace polydat::cli {
@@ -48,7 +49,8 @@ struct RunArgs {
   std::string file;                      // the workload (.yaml)
   std::vector<std::string> assignments;  // scenario=NAME, NAME=VALUE
   std::string engine = "interp";         // interp | llvm
-  std::string format = "stmt";           // stmt | csv | jsonl
+  std::string format = "stmt";           // one of nb-rs's stdout formats (workload/render.h)
+  bool format_given = false;             // --format was on the command line
   std::string output;                    // a file ("" or "-": stdout)
   std::vector<std::string> lib_paths;
   bool explain = false;                  // print the scope tree instead of running
@@ -111,8 +113,10 @@ int cosim_command(const CosimArgs& args);
 // A workload (.yaml) in hardware: emit-sv writes its scope modules and top;
 // cosim simulates the top and checks its decoded lines against `polydat run`.
 bool is_workload_file(const std::string& path);
-// scenario=NAME and NAME=VALUE (params) into `o`; false after printing what is wrong.
-bool workload_assignments(const std::vector<std::string>& assignments, workload::RunOptions& o);
+// nb-rs's NAME=VALUE parameters (workload/run_params.h) of a command on workload `w` into `o`;
+// false after printing what is wrong. Notes go to stderr.
+bool workload_assignments(const std::vector<std::string>& assignments, const workload::Workload& w,
+                          workload::RunOptions& o, bool prints_lines);
 int workload_emit_sv_command(const HlsArgs& args, const std::vector<std::string>& assignments, const std::string& out_dir);
 int workload_cosim_command(const CosimArgs& args, const std::vector<std::string>& assignments);
 struct SynthArgs;

@@ -63,11 +63,13 @@ int main(int argc, char** argv) {
 
   RunArgs run;
   CLI::App* run_cmd = app.add_subcommand("run", "run a workload's scenario (phases, loops, scopes, shared cells), one line per op");
-  run_cmd->add_option("file", run.file, "the workload (.yaml)")->required();
-  run_cmd->add_option("assignments", run.assignments, "scenario=NAME, and NAME=VALUE for params");
+  run_cmd->add_option("file", run.file, "the workload (.yaml), or nb-rs's workload=FILE");
+  run_cmd->add_option("assignments", run.assignments,
+                      "nb-rs's parameters: scenario=NAME, cycles=N, format=, tags=, seq=, ..., and NAME=VALUE for params");
   run_cmd->add_option("--engine", run.engine, "interp (the interpreter, the oracle) or llvm (native code)")
       ->capture_default_str();
-  run_cmd->add_option("--format", run.format, "stmt (the op's text), csv or jsonl (every field of the op)")
+  run_cmd->add_option("--format", run.format,
+                      "nb-rs's stdout formats: stmt (the op's text), readout, assignments, json (jsonl), csv, tsv, raw")
       ->capture_default_str();
   run_cmd->add_option("-o,--output", run.output, "write to this file instead of stdout");
   run_cmd->add_option("-L", run.lib_paths, "a folder to search for modules (repeatable)")->allow_extra_args(false);
@@ -217,7 +219,10 @@ int main(int argc, char** argv) {
   if (check_cmd->parsed()) return check_command(check);
   if (functions_cmd->parsed()) return functions_command(functions);
   if (eval_cmd->parsed()) return eval_command(eval);
-  if (run_cmd->parsed()) return run_command(run);
+  if (run_cmd->parsed()) {
+    run.format_given = run_cmd->count("--format") > 0;
+    return run_command(run);
+  }
   if (ir_cmd->parsed()) return ir_command(ir);
   if (hls_cmd->parsed()) return hls_command(hls);
   for (const HlsArgs* a : {&emit, &cosim.hls, &synth.hls})
@@ -228,8 +233,17 @@ int main(int argc, char** argv) {
   if (emit_cmd->parsed() && is_workload_file(emit.file)) return workload_emit_sv_command(emit, emit_assignments, out_dir);
   if (emit_cmd->parsed()) return emit_sv_command(emit, out_dir);
   if (synth_cmd->parsed() && is_workload_file(synth.hls.file)) return workload_synth_command(synth, synth_assignments);
-  if (cosim_cmd->parsed() && is_workload_file(cosim.hls.file))
+  if (cosim_cmd->parsed() && is_workload_file(cosim.hls.file)) {
+    // A kernel's stimulus flags have no meaning for a workload: its phases say what runs.
+    for (const auto& [flag, instead] : {std::pair<const char*, const char*>{"--cycles", "its phases' cycles: set them with cycles=N or a param"},
+                                        {"--set", "set its params with NAME=VALUE"},
+                                        {"--trace", "its top is not traced; cosim a kernel of it to see waves"}})
+      if (cosim_cmd->count(flag) > 0) {
+        fmt::print(stderr, "error: {} is for a kernel; for a workload, {} [usage]\n", flag, instead);
+        return kUsageError;
+      }
     return workload_cosim_command(cosim, cosim_assignments);
+  }
   cosim.cycles_given = cosim_cmd->count("--cycles") > 0;
   if (cosim_cmd->parsed()) return cosim_command(cosim);
   if (synth_cmd->parsed()) return synth_command(synth);

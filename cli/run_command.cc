@@ -7,6 +7,7 @@
 #include "cli/commands.h"
 #include "cli/ordered_run.h"
 #include "workload/model.h"
+#include "workload/run_params.h"
 #include "workload/runner.h"
 
 namespace polydat::cli {
@@ -14,24 +15,63 @@ namespace polydat::cli {
 int run_command(const RunArgs& args) {
   using namespace polydat::workload;
   RunOptions o;
-  const auto format = parse_line_format(args.format);
-  if (!format) {
-    fmt::print(stderr, "error: --format is stmt, csv or jsonl, not '{}'\n", args.format);
-    return kUsageError;
-  }
-  o.format = *format;
   if (args.engine == "llvm") o.native = true;
   else if (args.engine != "interp") {
     fmt::print(stderr, "error: --engine is interp or llvm, not '{}'\n", args.engine);
     return kUsageError;
   }
   o.lib_paths = args.lib_paths;
-  if (!workload_assignments(args.assignments, o)) return kUsageError;
-  auto w = load_workload_file(args.file);
+  // nb-rs's form `run workload=FILE ...` beside `run FILE ...`.
+  std::vector<std::string> words = args.assignments;
+  std::string file = args.file;
+  if (file.find('=') != std::string::npos) {
+    words.insert(words.begin(), file);
+    file.clear();
+  }
+  auto assignments = split_assignments(words);
+  if (!assignments) {
+    fmt::print(stderr, "{}\n", assignments.error());
+    return kUsageError;
+  }
+  if (auto named = take_workload(*assignments)) {
+    if (!file.empty()) {
+      fmt::print(stderr, "error: two workloads: '{}' and workload={} [usage]\n", file, *named);
+      return kUsageError;
+    }
+    file = *named;
+  }
+  if (file.empty()) {
+    fmt::print(stderr, "error: which workload? polydat run FILE.yaml (or workload=FILE.yaml) [usage]\n");
+    return kUsageError;
+  }
+  auto w = load_workload_file(file);
   if (!w) {
     fmt::print(stderr, "{}", w.error().rendered);
     return kUserError;
   }
+  RenderSettings flags;
+  if (args.format_given) {
+    if (!parse_line_format(args.format)) {
+      fmt::print(stderr, "error: --format {}: the formats are {} [unknown-format]\n", args.format, line_format_names());
+      return kUsageError;
+    }
+    flags.format = args.format;
+  }
+  auto params = resolve_params(*assignments, *w, ParamUse::Lines, o, flags);
+  if (!params) {
+    fmt::print(stderr, "{}\n", params.error());
+    return kUsageError;
+  }
+  std::string output = args.output;
+  if (params->filename) {
+    if (!output.empty()) {
+      fmt::print(stderr, "error: -o {} and filename={}: one place for the lines [usage]\n", output, *params->filename);
+      return kUsageError;
+    }
+    output = *params->filename == "stdout" ? "" : *params->filename;
+  }
+  if (!args.quiet)
+    for (const std::string& note : params->notes) fmt::print(stderr, "note: {}\n", note);
   if (args.explain) {
     auto t = explain_workload(*w, o);
     if (!t) {
@@ -41,7 +81,7 @@ int run_command(const RunArgs& args) {
     fmt::print("{}", t->tree);
     return kOk;
   }
-  auto out = OutputFile::open(args.output);
+  auto out = OutputFile::open(output);
   if (!out) return kUserError;
   const auto start = std::chrono::steady_clock::now();
   const bool tty = !args.quiet && isatty(STDERR_FILENO);

@@ -23,6 +23,7 @@
 #include "hwtop/lower.h"
 #include "hwtop/sim_top.h"
 #include "workload/model.h"
+#include "workload/run_params.h"
 #include "workload/runner.h"
 
 namespace polydat::cli {
@@ -34,17 +35,27 @@ bool is_workload_file(const std::string& path) {
   return ext == ".yaml" || ext == ".yml";
 }
 
-bool workload_assignments(const std::vector<std::string>& assignments, workload::RunOptions& o) {
-  for (const std::string& a : assignments) {
-    const size_t eq = a.find('=');
-    if (eq == std::string::npos || eq == 0) {
-      fmt::print(stderr, "error: '{}' is not NAME=VALUE (scenario=NAME picks a scenario; other names set params)\n", a);
-      return false;
-    }
-    const std::string name = a.substr(0, eq), value = a.substr(eq + 1);
-    if (name == "scenario") o.scenario = value;
-    else o.overrides.emplace_back(name, value);
+bool workload_assignments(const std::vector<std::string>& assignments, const workload::Workload& w,
+                          workload::RunOptions& o, bool prints_lines) {
+  auto pairs = workload::split_assignments(assignments);
+  if (!pairs) {
+    fmt::print(stderr, "{}\n", pairs.error());
+    return false;
   }
+  if (auto file = workload::take_workload(*pairs)) {
+    fmt::print(stderr, "error: workload={}: the workload is the command's file argument here [usage]\n", *file);
+    return false;
+  }
+  auto r = workload::resolve_params(*pairs, w, prints_lines ? workload::ParamUse::Lines : workload::ParamUse::Hardware, o);
+  if (!r) {
+    fmt::print(stderr, "{}\n", r.error());
+    return false;
+  }
+  if (r->filename) {
+    fmt::print(stderr, "error: filename= is polydat run's; the command writes its lines to stdout [not-applicable]\n");
+    return false;
+  }
+  for (const std::string& note : r->notes) fmt::print(stderr, "note: {}\n", note);
   return true;
 }
 
@@ -59,22 +70,23 @@ struct Loaded {
 void print_error(const std::string& e) { fmt::print(stderr, "{}{}", e, e.ends_with('\n') ? "" : "\n"); }
 
 // `adjust` tells the HLS options about a board (its clock, its device).
-std::optional<Loaded> load(const HlsArgs& args, const std::vector<std::string>& assignments, int& rc,
+std::optional<Loaded> load(const HlsArgs& args, const std::vector<std::string>& assignments, bool prints_lines, int& rc,
                            const std::function<hls::HlsOptions(hls::HlsOptions)>& adjust = {}) {
   rc = kUsageError;
   Loaded l;
-  if (!workload_assignments(assignments, l.run)) return std::nullopt;
   l.run.lib_paths = args.lib_paths;
   auto opts = hls_options(args);
   if (!opts) return std::nullopt;
   if (adjust) opts = adjust(*opts);
-  rc = kUserError;
   auto w = workload::load_workload_file(args.file);
   if (!w) {
     fmt::print(stderr, "{}", w.error().rendered);
+    rc = kUserError;
     return std::nullopt;
   }
   l.w = std::move(*w);
+  if (!workload_assignments(assignments, l.w, l.run, prints_lines)) return std::nullopt;
+  rc = kUserError;
   hwtop::HwOptions ho;
   ho.hls = *opts;
   ho.partition = args.partition;
@@ -92,7 +104,7 @@ std::optional<Loaded> load(const HlsArgs& args, const std::vector<std::string>& 
 
 int workload_emit_sv_command(const HlsArgs& args, const std::vector<std::string>& assignments, const std::string& out_dir) {
   int rc = kOk;
-  auto l = load(args, assignments, rc);
+  auto l = load(args, assignments, false, rc);
   if (!l) return rc;
   std::error_code ec;
   fs::create_directories(out_dir, ec);
@@ -176,7 +188,7 @@ int workload_board_cosim(const CosimArgs& args, const std::vector<std::string>& 
   auto plan = board_plan(args.board, args.freq_mhz);
   if (!plan) return kUserError;
   int rc = kOk;
-  auto l = load(args.hls, assignments, rc, [&](hls::HlsOptions o) { return plan->adjust(o); });
+  auto l = load(args.hls, assignments, true, rc, [&](hls::HlsOptions o) { return plan->adjust(o); });
   if (!l) return rc;
   auto want = software_lines(*l);
   if (!want) return kUserError;
@@ -200,7 +212,7 @@ int workload_board_cosim(const CosimArgs& args, const std::vector<std::string>& 
     }
     records.push_back(std::move(*r));
   }
-  auto lines = hwtop::decode_records(l->hw, records, l->run.format, &want->entry_text);
+  auto lines = hwtop::decode_records(l->hw, records, l->run.render.format, &want->entry_text);
   if (!lines) {
     print_error("error: " + lines.error().message);
     return kUserError;
@@ -229,7 +241,7 @@ int workload_synth_command(const SynthArgs& args, const std::vector<std::string>
     return kUserError;
   }
   int rc = kOk;
-  auto l = load(args.hls, assignments, rc, [&](hls::HlsOptions o) { return plan->adjust(o); });
+  auto l = load(args.hls, assignments, false, rc, [&](hls::HlsOptions o) { return plan->adjust(o); });
   if (!l) return rc;
   const hwtop::StreamModule stream = hwtop::stream_module(l->hw);
   boards::BoardTopOptions to;
@@ -264,7 +276,7 @@ int workload_cosim_command(const CosimArgs& args, const std::vector<std::string>
     return kUsageError;
   }
   int rc = kOk;
-  auto l = load(args.hls, assignments, rc);
+  auto l = load(args.hls, assignments, true, rc);
   if (!l) return rc;
   auto want = software_lines(*l);
   if (!want) return kUserError;
@@ -279,7 +291,7 @@ int workload_cosim_command(const CosimArgs& args, const std::vector<std::string>
     print_error("error: " + sim.error());
     return kUserError;
   }
-  auto lines = hwtop::decode_records(l->hw, sim->records, l->run.format, &want->entry_text);
+  auto lines = hwtop::decode_records(l->hw, sim->records, l->run.render.format, &want->entry_text);
   if (!lines) {
     print_error("error: " + lines.error().message);
     return kUserError;

@@ -138,6 +138,7 @@ class KernelWriter {
   std::string module_call(const Module& m, int depth);
   std::string interpolation(int depth);
   std::string comparison(int depth);
+  std::string comparison_value(int depth);
 
   std::string update(const Name& v, int depth);
   std::string loop(const std::vector<TyKind>& yields, int depth, const std::string& indent, bool multiline);
@@ -238,6 +239,7 @@ std::string KernelWriter::int_expr(TyKind t, int d) {
   static const std::vector<std::string> kBits = {"&", "|", "^"};
   static const std::vector<std::string> kAll = {"+", "-", "*", "/", "%", "&", "|", "^"};
   auto sub = [&](TyKind u) { return expr(u, d - 1); };
+  if (t == TyKind::U64 && chance(8)) return comparison_value(d);
   switch (pick(15)) {
     case 0: return bin({sub(t), one_of(kArith), sub(t)});
     case 1: return bin({sub(t), one_of(kBits), sub(t)});
@@ -318,18 +320,31 @@ std::string KernelWriter::float_expr(TyKind t, int d) {
 std::string KernelWriter::bool_expr(int d) {
   auto sub = [&](TyKind u) { return expr(u, d - 1); };
   static const std::vector<std::string> kLogic = {"&", "|", "^"};
+  // A comparison is the u64 1 or 0: made a bool here by `as`.
   switch (pick(9)) {
     case 0:
     case 1:
-    case 2: return comparison(d);
-    case 3: return bin({sub(TyKind::Bool), chance(50) ? "==" : "!=", sub(TyKind::Bool)});
+    case 2: return "(" + comparison(d) + " as bool)";
+    case 3: return "(" + bin({sub(TyKind::Bool), chance(50) ? "==" : "!=", sub(TyKind::Bool)}) + " as bool)";
     case 4: return bin({sub(TyKind::Bool), one_of(kLogic), sub(TyKind::Bool)});
     case 5: return "(!" + sub(TyKind::Bool) + ")";
     case 6: return cast_to(TyKind::Bool, d);
     case 7: return if_expr(TyKind::Bool, d);
     default:
       if (auto c = call_of(TyKind::Bool, d)) return *c;
-      return comparison(d);
+      return "(" + comparison(d) + " as bool)";
+  }
+}
+
+// The u64 1 or 0 of a comparison, or of `& | ^` of two (still 0 or 1), or its
+// bitwise `!` (all ones, or all ones but bit 0).
+std::string KernelWriter::comparison_value(int d) {
+  static const std::vector<std::string> kLogic = {"&", "|", "^"};
+  features_.insert("comparison-u64");
+  switch (pick(6)) {
+    case 0: return bin({comparison(d - 1), one_of(kLogic), comparison(d - 1)});
+    case 1: return "(!" + comparison(d - 1) + ")";
+    default: return comparison(d);
   }
 }
 
@@ -735,6 +750,13 @@ std::string KernelWriter::binding() {
     for (const Name& dgt : digits) env_.push_back(dgt);
     features_.insert("call-mixed_radix");
     return text;
+  }
+  if (chance(6)) {  // the U64 -> Bool adapter of a value known to be 0 or 1
+    const Name x{fresh("b"), TyKind::Bool};
+    const std::string cmp = chance(70) ? comparison(3) : bin({comparison(2), chance(50) ? "&" : "|", comparison(2)});
+    env_.push_back(x);
+    features_.insert("comparison-as-bool");
+    return x.text + ": bool := " + cmp;
   }
   const TyKind t = value_type();
   if (t != TyKind::Str && chance(10)) {

@@ -1,5 +1,7 @@
 #include "frontend/ast.h"
 
+#include "ir/partition.h"
+
 namespace polydat::frontend {
 
 std::optional<ir::Ty> scalar_type(std::string_view name) {
@@ -11,6 +13,7 @@ std::optional<ir::Ty> scalar_type(std::string_view name) {
   };
   for (const auto& [n, k] : kNames)
     if (n == name) return ir::Ty::scalar(k);
+  if (name == "Partition") return ir::partition_ty();  // a cursor's partition (frontend/cursors.h)
   return std::nullopt;
 }
 

@@ -33,7 +33,7 @@ std::optional<Combine> combine_from_name(std::string_view name);
 std::vector<std::string> combine_names();
 
 struct TypeRef {
-  std::string name;  // bool, u8 .. u64, i8 .. i64, f32, f64, str
+  std::string name;  // bool, u8 .. u64, i8 .. i64, f32, f64, str, Partition
   Span span;
 };
 

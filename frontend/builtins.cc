@@ -1,5 +1,7 @@
 #include "frontend/builtins.h"
 
+#include "frontend/cursors.h"
+
 namespace polydat::frontend {
 
 namespace {
@@ -130,7 +132,12 @@ const std::vector<BuiltinInfo>& table() {
        .signature = "mixed_radix(x: u64, r0, ..., rk) -> (u64, ...)",
        .help = "k + 1 digits of x in constant radixes (0 takes the rest)"},
   };
-  return t;
+  static const std::vector<BuiltinInfo> all = [] {
+    std::vector<BuiltinInfo> v = t;
+    v.insert(v.end(), partition_builtins().begin(), partition_builtins().end());
+    return v;
+  }();
+  return all;
 }
 }  // namespace
 

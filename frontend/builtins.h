@@ -28,6 +28,8 @@ enum class Builtin : uint8_t {
   FormatF64, StrConcat,      // nb-rs's fixed-point text of a float; the text of values, joined
   Pick, Identity,            // the value of the first true selector; the value itself (rewritten before checking)
   InRange, IsOneOf, IsPositive, Matches,  // nb-rs's parameter assertions, on values known when the kernel is built
+  // nb-rs's partition functions, and what a cursor's `over` is made into (frontend/cursors.h)
+  StartOf, EndOf, IdxOf, Cardinality, ModIn, ClampIn, At, Partitions, CursorOver, CursorProblem, PartitionFirst,
 };
 
 struct BuiltinInfo {

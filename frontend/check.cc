@@ -6,11 +6,14 @@
 #include <set>
 #include <tuple>
 
+#include "frontend/constant_params.h"
+#include "frontend/cursors.h"
 #include "frontend/lower.h"
 #include "frontend/sampled_functions.h"
 #include "frontend/typing_rules.h"
 #include "frontend/weights.h"
 #include "ir/library_fn.h"
+#include "ir/partition.h"
 #include "ir/text_regex.h"
 
 namespace polydat::frontend {
@@ -52,12 +55,14 @@ class UnitChecker {
     bool typed = false;
     bool dynamic = false;
     bool referenced = false;  // read by another binding (so not an output)
+    bool zero_one = false;    // an integer known to be 0 or 1 (see zero_or_one)
   };
   struct Local {
     Ty ty;
     bool dynamic = false;
     bool is_var = false;  // a loop variable (assignable in its own loop)
     int loop = 0;         // the loop it belongs to
+    bool zero_one = false;  // a body binding known to be 0 or 1 (see zero_or_one)
   };
 
   Diagnostics& diags() { return p_.diags; }
@@ -72,7 +77,11 @@ class UnitChecker {
       return false;
     }
     if (auto it = scope_.find(name); it != scope_.end()) {
-      error(DiagKind::Redefinition, e.span, "'" + name + "' is already defined in this scope");
+      // A cursor declared twice is said once, at its start binding's place.
+      if (is_cursor_helper(name) && !cursor_of_start_name(name)) return false;
+      error(DiagKind::Redefinition, e.span,
+            cursor_of_start_name(name) ? "cursor " + *cursor_of_start_name(name) + " is already declared in this scope"
+                                       : written_name(name) + " is already defined in this scope");
       diags().last().notes.emplace_back(it->second.span, "first defined here");
       return false;
     }
@@ -83,13 +92,17 @@ class UnitChecker {
 
   void collect_scope() {
     if (u_.is_def) {
+      std::set<std::string> names;
+      for (Param& p : u_.def->params) names.insert(p.name);
+      const std::set<std::string> constant = constant_parameters(p_, u_, u_.statements(), names);
       for (Param& p : u_.def->params) {
-        u_.params.push_back(Port{p.name, p.span, *scalar_type(p.type->name), false, false, p.default_value.get(), {},
-                                 false, false, true, Combine::Last});
+        const bool c = constant.count(p.name) > 0;  // fixed when the kernel is built, like an extern
+        u_.params.push_back(Port{p.name, p.span, *scalar_type(p.type->name), c, false, p.default_value.get(), {},
+                                 false, false, !c, Combine::Last});
       }
       for (size_t i = 0; i < u_.params.size(); ++i)
         declare(u_.params[i].name, Entry{Entry::Kind::Param, nullptr, 0, nullptr, u_.params[i].span,
-                                         u_.params[i].ty, true, true, false});
+                                         u_.params[i].ty, true, u_.params[i].dynamic, false});
     }
     for (Stmt* s : u_.statements()) {
       if (u_.is_def && (s->kind == StmtKind::Input || s->kind == StmtKind::Extern || s->kind == StmtKind::Output)) {
@@ -193,16 +206,21 @@ class UnitChecker {
     }
     // Unbound names: inferred u64 inputs when the file declares none, else errors.
     std::sort(unbound.begin(), unbound.end(), [](const auto& a, const auto& b) { return a.second.start < b.second.start; });
+    const std::set<std::string> inferred_constants = inferred_constant_names(unbound, body_locals);
     for (auto& [name, span] : unbound) {
       if (scope_.count(name)) continue;  // inferred by an earlier use
-      if (!has_inputs_ && !u_.is_def && !body_locals.count(name)) {
-        u_.params.push_back(Port{name, span, Ty::u64(), false, false, nullptr, {}, false, false, true, Combine::Last});
+      if (!has_inputs_ && !u_.is_def && !body_locals.count(name) && !cursor_of(name)) {
+        // Passed on to a constant, it is an extern of the file (nb-rs's init-time inputs of a module file).
+        const bool c = inferred_constants.count(name) > 0;
+        u_.params.push_back(Port{name, span, Ty::u64(), c, false, nullptr, {}, false, false, !c, Combine::Last});
         u_.inputs_inferred = true;
-        declare(name, Entry{Entry::Kind::Input, nullptr, 0, nullptr, span, Ty::u64(), true, true, false});
+        declare(name, Entry{Entry::Kind::Input, nullptr, 0, nullptr, span, Ty::u64(), true, !c, false});
         continue;
       }
-      std::string message = "unknown name '" + name + "'";
-      if (body_locals.count(name))
+      std::string message = "unknown name " + written_name(name);
+      if (cursor_of(name) && !is_cursor_helper(name))
+        message += ": only a cursor declared with `over` has `.cursor`";
+      else if (body_locals.count(name))
         message += ": it is bound inside a loop body, which only the body's later statements see "
                    "(a loop's guard and yield see its variables)";
       else if (std::string near = closest_name(name, names_in_order_); !near.empty())
@@ -212,6 +230,29 @@ class UnitChecker {
       error(DiagKind::UnknownName, span, message);
       reported_unknown_.insert(name);
     }
+  }
+
+  // The unbound names a file that declares no inputs passes on to constants.
+  std::set<std::string> inferred_constant_names(const std::vector<std::pair<std::string, Span>>& unbound,
+                                                const std::set<std::string>& body_locals) {
+    if (has_inputs_ || u_.is_def) return {};
+    std::set<std::string> names;
+    for (const auto& [name, span] : unbound)
+      if (!scope_.count(name) && !body_locals.count(name)) names.insert(name);
+    return constant_parameters(p_, u_, bindings_, names);
+  }
+
+  // A constant parameter of a module where its value is needed: the caller's,
+  // unknown here. The body is checked without it and the module becomes one
+  // that is not compiled (Unit::needs_values).
+  bool value_of_caller(const Expr& arg, const std::string& what) {
+    const Expr* e = &arg;
+    while (e->kind == ExprKind::Cast && e->implicit) e = e->operands[0].get();
+    if (!u_.is_def || e->kind != ExprKind::Name || visible_local(e->name)) return false;
+    const auto it = scope_.find(e->name);
+    if (it == scope_.end() || it->second.kind != Entry::Kind::Param || it->second.dynamic) return false;
+    if (u_.needs_values.empty()) u_.needs_values = "its parameter '" + e->name + "' gives " + what;
+    return true;
   }
 
   // Defaults are constant: literals, operators, casts and built-in calls, no names.
@@ -317,7 +358,7 @@ class UnitChecker {
   }
 
   static std::string stmt_name(const Stmt& s) {
-    if (s.kind == StmtKind::Binding) return s.name;
+    if (s.kind == StmtKind::Binding) return cursor_of(s.name) ? written_name(s.name) : s.name;
     std::string n = "(";
     for (size_t i = 0; i < s.names.size(); ++i) n += (i ? ", " : "") + s.names[i].first;
     return n + ")";
@@ -337,9 +378,14 @@ class UnitChecker {
     e.ty = s.value->ty;
     e.typed = true;
     e.dynamic = t.dynamic;
+    e.zero_one = zero_or_one(*s.value);
     if (s.is_shared) check_combine(s, e.ty);
     if (s.is_const && t.dynamic)
       error(DiagKind::ConstDependsOnInput, s.value->span, "const '" + s.name + "' depends on an input");
+    if (t.dynamic && is_cursor_helper(s.name) && s.name != cursor_problem_name(cursor_of(s.name).value_or("")))
+      error(DiagKind::NotConstant, s.value->span,
+            "cursor '" + cursor_of(s.name).value_or(s.name) + "': its range and its `over` are fixed when its scope "
+            "starts, so they cannot depend on `cycle` or on a value that changes per cycle");
   }
 
   // The types each combine applies to: sum an integer or a float, min and
@@ -429,9 +475,11 @@ class UnitChecker {
           error(DiagKind::UnknownOutput, out.span, "result '" + out.name + "' is never bound in the body");
           continue;
         }
-        if (it->second.typed && !lossless(it->second.ty, want))
+        const bool adapted = want.is_bool() && it->second.zero_one;  // a comparison as a bool result
+        if (it->second.typed && !lossless(it->second.ty, want) && !adapted)
           error(DiagKind::TypeMismatch, it->second.span,
-                "result '" + out.name + "' is declared " + ir::ty_label(want) + " but bound to " + ir::ty_label(it->second.ty));
+                "result '" + out.name + "' is declared " + ir::ty_label(want) + " but bound to " + ir::ty_label(it->second.ty) +
+                    (it->second.ty.is_scalar() && !it->second.ty.is_str() ? "; convert with `as " + ir::ty_label(want) + "`" : ""));
         u_.outputs.push_back(Port{out.name, out.span, want, false, false, nullptr, {}, false, false, false, Combine::Last});
       }
       return;
@@ -456,12 +504,25 @@ class UnitChecker {
       const Entry& e = scope_.at(name);  // names_in_order_ holds exactly the declared names
       if (e.kind != Entry::Kind::Binding && e.kind != Entry::Kind::Part) continue;
       if (e.referenced && !listed.count(name)) continue;
+      if (is_cursor_helper(name) && !listed.count(name)) continue;  // a cursor's own: the runner asks for it
       u_.outputs.push_back(output_port(name, e));
     }
     // Under scope_cells a scope may hold only cells: a kernel of no outputs.
     const bool has_cells = std::any_of(u_.params.begin(), u_.params.end(), [](const Port& p) { return p.is_shared; });
-    if (u_.outputs.empty() && !diags().has_errors() && !has_cells)
+    if (u_.outputs.empty() && !diags().has_errors() && !has_cells && !module_library())
       error(DiagKind::NoOutputs, Span{u_.file, 0, 0}, "'" + u_.name + "' has no bindings, so no outputs");
+  }
+
+  // A root file of module definitions only, as nb-rs's stdlib files: a library
+  // to check, with no kernel of its own (as a callee it would be one of no results).
+  bool module_library() const {
+    if (ui_ != 0) return false;
+    bool defs = false;
+    for (const StmtPtr& s : u_.ast->stmts) {
+      if (s->kind == StmtKind::ModuleDef) defs = true;
+      else if (s->kind != StmtKind::Pragma) return false;
+    }
+    return defs;
   }
 
   // A binding (or a part of a destructuring) as a result, with its facts.
@@ -469,7 +530,8 @@ class UnitChecker {
     const bool binding = e.stmt && e.stmt->kind == StmtKind::Binding;
     const bool is_volatile = binding && e.stmt->is_volatile;
     return Port{name, e.span, e.ty, false, binding && e.stmt->is_shared, nullptr, {}, binding && e.stmt->is_const,
-                is_volatile, e.dynamic || volatile_reach().count(e.stmt), binding ? e.stmt->combine : Combine::Last};
+                is_volatile, e.dynamic || volatile_reach().count(e.stmt), binding ? e.stmt->combine : Combine::Last,
+                e.zero_one};
   }
 
   // The bindings that are volatile or read, directly or through others, a
@@ -529,7 +591,7 @@ class UnitChecker {
       case ExprKind::Str: r = check_string(e); break;
       case ExprKind::Name: r = check_name(e); break;
       case ExprKind::Unary: r = check_unary(ep); if (ep.get() != &e) return r; break;
-      case ExprKind::Binary: r = check_binary(e); break;
+      case ExprKind::Binary: r = check_binary(ep); if (ep.get() != &e) return r; break;
       case ExprKind::Cast: r = check_cast(e); break;
       case ExprKind::Call:
         if (fold_variadic(ep)) return check(ep);
@@ -568,6 +630,7 @@ class UnitChecker {
     }
     const Ty& from = e.ty;
     if (from == to) return;
+    if (to.is_bool() && zero_or_one(e)) return to_bool(ep);  // the U64 -> Bool adapter, for a known 0 or 1
     if (!from.is_scalar() || !to.is_scalar() || (declared && !lossless(from, to)))
       return mismatch(e, from, to, context);
     wrap_cast(ep, to);
@@ -599,7 +662,7 @@ class UnitChecker {
       Typed t = check(part);
       dyn = dyn || t.dynamic;
       coerce(part, t, t.t.ty, false, "");
-      if (!part->ty.is_scalar() && !part->ty.is_str())
+      if (!part->ty.is_scalar() && !part->ty.is_str() && !ir::is_partition(part->ty))
         error(DiagKind::TypeMismatch, part->span, "cannot interpolate a value of type " + ir::ty_label(part->ty));
     }
     return Typed{ETy::of(Ty::str()), dyn};
@@ -713,7 +776,66 @@ class UnitChecker {
     }
   }
 
-  Typed check_binary(Expr& e) { return arithmetic(e.op, e.operands[0], e.operands[1], e.span); }
+  static bool is_comparison(Tok op) {
+    return op == Tok::EqEq || op == Tok::NotEq || op == Tok::Lt || op == Tok::Gt || op == Tok::Le || op == Tok::Ge;
+  }
+
+  // A comparison is computed as a bool and yields it as the u64 1 or 0 (nb-rs's
+  // u64_eq ... nodes): the implicit cast that to_bool removes again.
+  Typed check_binary(ExprPtr& ep) {
+    Expr& e = *ep;
+    Typed r = arithmetic(e.op, e.operands[0], e.operands[1], e.span);
+    if (!is_comparison(e.op)) return r;
+    e.ty = Ty::boolean();
+    e.typed = true;
+    wrap_cast(ep, Ty::u64());
+    return Typed{ETy::of(Ty::u64()), r.dynamic};
+  }
+
+  // Whether a checked integer expression is known to be 0 or 1, so that it may
+  // become a bool where a bool is declared: a comparison (or any bool made an
+  // integer), the literals 0 and 1, `& | ^` of two such, an `if` whose branches
+  // are both such, and a name bound with `:=` to such (not a loop variable nor
+  // a part of a destructuring).
+  // (The walk follows the tree, whose depth the parser bounds.)
+  bool zero_or_one(const Expr& e) const {
+    if (!e.ty.is_int()) return false;
+    switch (e.kind) {
+      case ExprKind::Int: return e.int_value == 0 || e.int_value == 1;
+      case ExprKind::Cast: return e.operands[0]->ty.is_bool();
+      case ExprKind::Name: return name_is_zero_one(e.name);
+      case ExprKind::Binary:
+        return (e.op == Tok::Amp || e.op == Tok::Pipe || e.op == Tok::Caret) &&
+               zero_or_one(*e.operands[0]) && zero_or_one(*e.operands[1]);
+      case ExprKind::If: return zero_or_one(*e.operands[1]) && zero_or_one(*e.operands[2]);
+      default: return false;
+    }
+  }
+
+  bool name_is_zero_one(const std::string& name) const {
+    for (auto it = locals_.rbegin(); it != locals_.rend(); ++it)
+      if (auto f = it->find(name); f != it->end()) return f->second.zero_one;
+    auto it = scope_.find(name);
+    return it != scope_.end() && it->second.typed && it->second.zero_one;
+  }
+
+  // A zero_or_one expression as a bool: the comparisons inside it stay
+  // one-bit (& | ^ and if on bools), and only a name gets a cast.
+  void to_bool(ExprPtr& ep) {
+    Expr& e = *ep;
+    if (e.kind == ExprKind::Cast && e.operands[0]->ty.is_bool()) {
+      ExprPtr inner = std::move(e.operands[0]);
+      ep = std::move(inner);
+      return;
+    }
+    const bool logic = e.kind == ExprKind::Binary || e.kind == ExprKind::If;
+    if (e.kind == ExprKind::Int || (logic && zero_or_one(e))) {
+      for (size_t i = e.kind == ExprKind::If ? 1 : 0; i < e.operands.size(); ++i) to_bool(e.operands[i]);
+      e.ty = Ty::boolean();
+      return;
+    }
+    wrap_cast(ep, Ty::boolean());
+  }
 
   Typed check_cast(Expr& e) {
     Typed t = check(e.operands[0]);
@@ -782,7 +904,12 @@ class UnitChecker {
       error(DiagKind::TypeMismatch, c->span, std::string(role) + " must be bool or an integer, not " + ir::ty_label(c->ty));
       return;
     }
-    wrap_cast(c, Ty::boolean());
+    if (c->kind == ExprKind::Unary && c->op == Tok::Bang && zero_or_one(*c->operands[0]))
+      diags().warning(DiagKind::ConstantCondition, c->span,
+                      std::string(role) + " is always true: `!` of a comparison is bitwise on its u64 1 or 0 "
+                      "(all ones, or all ones but bit 0), never 0; negate the comparison or write `(...) == 0`");
+    if (zero_or_one(*c)) to_bool(c);
+    else wrap_cast(c, Ty::boolean());
   }
 
   // ---- calls ----
@@ -901,6 +1028,11 @@ class UnitChecker {
       for (Arg& a : e.args) check(a.value);
       return Typed{ETy::of(Ty::u64()), false};
     }
+    if (!target.needs_values.empty())
+      error(DiagKind::NotConstant, e.name_span,
+            "module '" + e.name + "' cannot be called: " + target.needs_values +
+                "; polydat compiles a module once, without its callers' constants, where nb-rs inlines it at each "
+                "call (call the function it wraps, with constants)");
     std::vector<std::string> names;
     for (const Port& prm : target.params) names.push_back(prm.name);
     auto slots = bind_args(e, names, false);
@@ -918,7 +1050,9 @@ class UnitChecker {
         // An extern is fixed for a whole run (nb-rs's init-time constants: seeds, ranges, weights).
         if (target.params[i].is_extern && t.dynamic)
           error(DiagKind::NotConstant, a->value->span,
-                "'" + names[i] + "' of " + e.name + " is a constant (an extern of the module), but this depends on an input");
+                "'" + names[i] + "' of " + e.name + " is a constant (" +
+                    (target.is_def ? "the module passes it on to a constant" : "an extern of the module") +
+                    "), but this depends on an input");
         coerce(a->value, t, target.params[i].ty, true, "parameter '" + names[i] + "' of " + e.name);
       }
       // Reorder to parameter order, leaving defaults out: the lowering fills them in.
@@ -1010,7 +1144,8 @@ class UnitChecker {
       }
       const auto k = known_constant(*v);
       if (!k) {
-        error(DiagKind::NotConstant, v->span, "'" + names[i] + "' of " + e.name + " is fixed when the kernel is built: it must be a constant");
+        if (!value_of_caller(*v, "'" + names[i] + "' of " + e.name + ", from which its table is built"))
+          error(DiagKind::NotConstant, v->span, "'" + names[i] + "' of " + e.name + " is fixed when the kernel is built: it must be a constant");
         all_known = false;
       }
     }
@@ -1063,6 +1198,26 @@ class UnitChecker {
     return Typed{ETy::of(result), dyn};
   }
 
+  // nb-rs's combinations takes a pattern only; a third, constant argument (its
+  // strings.gk passes a length) is dropped by its node builder, one that
+  // changes per evaluation is refused (a wire too many). So here, with a warning.
+  void drop_combinations_length(Expr& e) {
+    if (e.args.size() != 3 || !e.args[2].name.empty()) return;
+    ExprPtr& length = e.args[2].value;
+    const Typed t = check(length);
+    coerce(length, t, Ty::u64(), true, "the length nb-rs ignores");
+    if (t.dynamic) {
+      error(DiagKind::ArgumentCount, length->span,
+            "combinations takes no length (the pattern sets it); nb-rs drops a constant third argument and refuses "
+            "one that changes per evaluation, as this one does");
+    } else {
+      diags().warning(DiagKind::ArgumentCount, length->span,
+                      "combinations takes no length: nb-rs ignores this argument, and so does polydat (the pattern, "
+                      "one character per ';'-separated set, sets the length)");
+    }
+    e.args.pop_back();
+  }
+
   // A function of ir/library_fn.h: u64 parameters take any unsigned integer,
   // f64 ones any number, `Any` ones any scalar or string.
   Typed check_library(Expr& e, uint32_t fn) {
@@ -1101,8 +1256,10 @@ class UnitChecker {
       }
       if (i < 32 && (f.constant_params >> i & 1)) {
         const auto k = known_constant(*a);
-        if (!k) error(DiagKind::NotConstant, a->span, "'" + std::string(f.param_names[std::min(i, f.param_names.size() - 1)]) + "' of " + e.name + " is fixed when the kernel is built: it must be a constant");
-        else if (f.check_constant)
+        const std::string param(f.param_names[std::min(i, f.param_names.size() - 1)]);
+        if (!k && !value_of_caller(*a, "'" + param + "' of " + e.name + ", which is checked"))
+          error(DiagKind::NotConstant, a->span, "'" + param + "' of " + e.name + " is fixed when the kernel is built: it must be a constant");
+        else if (k && f.check_constant)
           if (auto why = f.check_constant(i, *k)) error(DiagKind::InvalidPattern, a->span, *why);
       }
     }
@@ -1132,6 +1289,7 @@ class UnitChecker {
 
   Typed check_builtin(Expr& e, const BuiltinInfo& b) {
     fill_assertion_defaults(e, b.id);
+    if (b.id == Builtin::Combinations) drop_combinations_length(e);
     std::vector<std::string> names(b.params.begin(), b.params.end());
     const bool last_given = e.args.size() >= names.size() &&
                             std::all_of(e.args.begin(), e.args.begin() + static_cast<std::ptrdiff_t>(names.size()),
@@ -1308,6 +1466,10 @@ class UnitChecker {
       case Builtin::Identity: break;  // rewritten to its argument before checking
       case Builtin::InRange: case Builtin::IsOneOf: case Builtin::IsPositive: case Builtin::Matches:
         return check_assertion(e, b.id);
+      case Builtin::StartOf: case Builtin::EndOf: case Builtin::IdxOf: case Builtin::Cardinality: case Builtin::ModIn:
+      case Builtin::ClampIn: case Builtin::At: case Builtin::Partitions: case Builtin::CursorOver:
+      case Builtin::CursorProblem: case Builtin::PartitionFirst:
+        return check_partition_call(e, b.id);
       case Builtin::MixedRadix: {
         Typed t = check(arg(0));
         coerce(arg(0), t, Ty::u64(), true, "the value to split");
@@ -1331,6 +1493,64 @@ class UnitChecker {
       }
     }
     return Typed{ETy::of(Ty::u64()), false};
+  }
+
+  // The partition built-ins (frontend/cursors.h), each argument by its kind.
+  Typed check_partition_call(Expr& e, Builtin b) {
+    const std::string_view kinds = partition_arg_kinds(b);
+    bool dyn = false;
+    for (size_t i = 0; i < e.args.size() && i < kinds.size(); ++i) {
+      ExprPtr& a = e.args[i].value;
+      const Typed t = check(a);
+      dyn = dyn || t.dynamic;
+      const std::string what = "argument " + std::to_string(i + 1) + " of " + e.name;
+      if (kinds[i] == 'n' || kinds[i] == 'S') {
+        coerce(a, t, kinds[i] == 'n' ? Ty::u64() : Ty::str(), true, what);
+      } else if (b != Builtin::CursorProblem &&  // its source is the one __cursor_over reports on
+                 (t.t.is_literal() || (!ir::is_partition(a->ty) && (kinds[i] == 'p' || !a->ty.is_str())))) {
+        error(DiagKind::TypeMismatch, a->span,
+              (kinds[i] == 'p' ? e.name + " takes a partition (a cursor's `.cursor`, or a variable of `for: \"p in partitions(...)\"`)"
+                               : std::string("a cursor's `over` takes a partition spec (a str such as \"0..50%\") or a partition")) +
+                  ", not " + (t.t.is_literal() ? std::string("a number") : ir::ty_label(a->ty)));
+      }
+    }
+    auto constant = [&](size_t i) { return i < e.args.size() ? known_constant(*e.args[i].value) : std::nullopt; };
+    switch (b) {
+      case Builtin::Partitions:
+        error(DiagKind::TypeMismatch, e.span,
+              "partitions(...) is a list of partitions, and a kernel's value holds one: iterate the list in the "
+              "workload (`for: \"p in partitions(...)\"`), or narrow a cursor with `over partitions(...)`");
+        return Typed{ETy::of(Ty::u64()), dyn};
+      case Builtin::At:
+        if (auto p = constant(0), i = constant(1); p && i)
+          if (auto part = ir::as_partition(*p); part && i->as_u64() >= part->cardinality())
+            error(DiagKind::LiteralOutOfRange, e.args[1].value->span,
+                  "at(partition, " + std::to_string(i->as_u64()) + "): the partition holds " +
+                      std::to_string(part->cardinality()) + " ordinals, numbered from 0");
+        break;
+      case Builtin::PartitionFirst: case Builtin::CursorOver: {
+        const bool first = b == Builtin::PartitionFirst;
+        const auto spec = constant(0);
+        if (first && (!spec || !constant(1))) {
+          error(DiagKind::NotConstant, e.span, "the spec and the extent of `over partitions(...)` must be constants");
+          break;
+        }
+        if (!spec || !spec->ty().is_str()) break;  // a partition, or a spec known only at run time
+        const auto start = first ? std::optional(ir::Value::integer(TyKind::U64, 0)) : constant(1);
+        const auto end = constant(first ? 1 : 2);
+        if (!start || !end) break;
+        const uint64_t extent = end->as_u64() > start->as_u64() ? end->as_u64() - start->as_u64() : 0;
+        if (auto why = spec_problem(spec->as_str(), extent))
+          error(DiagKind::BadPartitionSpec, e.args[0].value->span,
+                "the partition spec \"" + spec->as_str() + "\" does not resolve against " + std::to_string(extent) +
+                    " ordinals: " + *why);
+        break;
+      }
+      default: break;
+    }
+    if (b == Builtin::CursorProblem) return Typed{ETy::of(Ty::str()), dyn};
+    if (b == Builtin::CursorOver || b == Builtin::PartitionFirst) return Typed{ETy::of(ir::partition_ty()), dyn};
+    return Typed{ETy::of(Ty::u64()), dyn};
   }
 
   // pick(b0..bN-1, v0..vN-1): selectors are conditions, values one type.
@@ -1525,7 +1745,7 @@ class UnitChecker {
     coerce(s.value, t, ty, true, "the annotated type");
     if (s.value->ty.kind() == TyKind::Tuple)
       error(DiagKind::TupleMisuse, s.value->span, "this yields several values; destructure them with (a, b) := ...");
-    locals_[body][s.name] = Local{s.value->ty, t.dynamic, false, loop};
+    locals_[body][s.name] = Local{s.value->ty, t.dynamic, false, loop, zero_or_one(*s.value)};
     return t.dynamic;
   }
 

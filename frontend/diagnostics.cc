@@ -32,6 +32,7 @@ std::string_view diag_kind_name(DiagKind k) {
     case DiagKind::LiteralOutOfRange: return "literal-out-of-range";
     case DiagKind::ZeroDivisor: return "zero-divisor";
     case DiagKind::InvalidPattern: return "invalid-pattern";
+    case DiagKind::BadPartitionSpec: return "bad-partition-spec";
     case DiagKind::AssertionFailed: return "assertion-failed";
     case DiagKind::NotConstant: return "not-constant";
     case DiagKind::TupleMisuse: return "tuple-misuse";
@@ -44,6 +45,7 @@ std::string_view diag_kind_name(DiagKind k) {
     case DiagKind::LoopGuardInvariant: return "loop-guard-invariant";
     case DiagKind::NotForHardware: return "not-for-hardware";
     case DiagKind::UnknownPragma: return "unknown-pragma";
+    case DiagKind::ConstantCondition: return "constant-condition";
   }
   return "?";
 }

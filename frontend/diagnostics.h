@@ -21,13 +21,13 @@ enum class DiagKind : uint8_t {
   UnknownOutput, NoOutputs, NotALoopVariable,
   // typing
   TypeMismatch, SignedUnsignedMix, LiteralOutOfRange, ZeroDivisor, NotConstant, TupleMisuse,
-  InvalidPattern, AssertionFailed,
+  InvalidPattern, AssertionFailed, BadPartitionSpec,
   // calls
   ArgumentCount, UnknownArgument, DuplicateArgument, MissingArgument,
   // lifecycle and loops
   ConstDependsOnInput, ConstVolatile, LoopGuardInvariant, NotForHardware,
   // warnings
-  UnknownPragma,
+  UnknownPragma, ConstantCondition,
 };
 
 // The stable kebab-case name shown in brackets, e.g. "type-mismatch".

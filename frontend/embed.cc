@@ -211,15 +211,18 @@ Result<Value> adapt_value(const Value& v, const ir::Ty& to, AdaptMode mode, std:
                           std::string_view accessor) {
   if (v.ty().is_unit()) return EmbeddingError::none_propagated(std::string(source), std::string(accessor));
   const ir::Ty& from = v.ty();
+  if (from == to) return v;  // any type, a partition's struct too, arrives as it is
   const auto fidelity = find_adapter(from, to);
   if (!fidelity)
     return EmbeddingError::type_mismatch(std::string(source), from, to,
                                          "no adapter converts " + ir::ty_label(from) + " to " + ir::ty_label(to));
-  if (from == to) return v;
-  if (mode == AdaptMode::LosslessOnly && *fidelity == Fidelity::Lossy)
+  if (mode == AdaptMode::LosslessOnly && *fidelity == Fidelity::Lossy) {
+    // The catalog judges the pair of types, not the value: a comparison's u64 1 or 0 is refused as a bool too.
+    const std::string hint = from.is_int() && to.is_bool() ? " (a comparison is the u64 1 or 0; `(...) as bool` makes it a bool)" : "";
     return EmbeddingError::type_mismatch(std::string(source), from, to,
                                          "the adapter from " + ir::ty_label(from) + " to " + ir::ty_label(to) +
-                                             " is lossy; " + std::string(accessor) + " accepts lossless adapters only");
+                                             " is lossy; " + std::string(accessor) + " accepts lossless adapters only" + hint);
+  }
   if (to.is_str()) return Value::str(ir::render(v));
   auto misfit = [&] {
     return EmbeddingError::type_mismatch(std::string(source), from, to,
@@ -390,6 +393,8 @@ Result<Value> compile_and_run_const(std::string_view text) {
   return first_output(*out);
 }
 
+constexpr size_t kMaxCachedTexts = size_t{1} << 16;
+
 struct ConstCache {
   std::mutex mu;
   std::map<std::string, Result<Value>, std::less<>> entries;
@@ -413,6 +418,8 @@ Result<Value> eval_const_expr(std::string_view text) {
   c.compiles.fetch_add(1, std::memory_order_relaxed);
   Result<Value> outcome = compile_and_run_const(text);
   std::lock_guard lock(c.mu);
+  // A bounded cache: a `where` over a million tuples asks a million texts once each.
+  if (c.entries.size() >= kMaxCachedTexts) c.entries.clear();
   return c.entries.emplace(std::string(text), std::move(outcome)).first->second;
 }
 

@@ -177,7 +177,8 @@ Result<T> value_as(const ir::Value& v, AdaptMode mode = AdaptMode::AllowLossy, s
 // Compiles `text` as the one binding `out := <text>` and evaluates it once on
 // the interpreter. Text that reads any name it does not bind (an inferred
 // input) is LifecycleMismatch. Outcomes (values and errors) are cached per
-// text for the life of the process; the cache is shared by all threads.
+// text, shared by all threads; past 65,536 texts the cache starts afresh
+// (memory stays bounded however many texts a host asks).
 Result<ir::Value> eval_const_expr(std::string_view text);
 
 // eval_const_expr, then the catalog to T: lossy adapters apply when the value fits.

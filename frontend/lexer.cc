@@ -162,7 +162,7 @@ class Lexer {
       return;
     }
     if (is_digit(c)) return lex_number();
-    if (c == '"') return lex_string();
+    if (c == '"' || c == '\'') return lex_string(c);
     lex_punct();
   }
 
@@ -270,8 +270,9 @@ class Lexer {
     push(Tok::Int, start, pos_);
   }
 
-  // A string literal; `{expr}` parts are recorded as ranges for the parser to lex.
-  void lex_string() {
+  // A string literal between `quote`s (" or ', both nb-rs's); `{expr}` parts
+  // are recorded as ranges for the parser to lex.
+  void lex_string(char quote) {
     const size_t start = pos_++;
     Token t;
     t.kind = Tok::String;
@@ -283,26 +284,31 @@ class Lexer {
     };
     while (true) {
       if (pos_ >= end_ || text_[pos_] == '\n') {
-        diags_.error(DiagKind::UnterminatedString, span(start, start + 1), "this string is never closed with \"");
+        diags_.error(DiagKind::UnterminatedString, span(start, start + 1),
+                     std::string("this string is never closed with ") + quote);
         break;
       }
       const char c = text_[pos_];
-      if (c == '"') {
+      if (c == quote) {
         flush(pos_);
         ++pos_;
         break;
       }
       if (c == '\\') {
         const char e = at(pos_ + 1);
-        const char* rep = e == 'n' ? "\n" : e == 't' ? "\t" : e == '\\' ? "\\" : e == '"' ? "\"" : nullptr;
+        // As nb-rs: the string's own quote is escaped, the other one keeps its backslash.
+        const char* rep = e == 'n' ? "\n" : e == 't' ? "\t" : e == '\\' ? "\\" : nullptr;
         if (rep != nullptr) {
           literal += rep;
+        } else if (e == quote) {
+          literal += quote;
         } else if (e > ' ' && e < 0x7f) {  // as nb-rs: kept as written, so "\\d{3}" is a regex's \d{3}
           literal += '\\';
           literal += e;
         } else {
           diags_.error(DiagKind::InvalidEscape, span(pos_, pos_ + 2),
-                       "a backslash must be followed by a visible character (\\n \\t \\\\ \\\" are escapes)");
+                       std::string("a backslash must be followed by a visible character (\\n \\t \\\\ \\") + quote +
+                           " are escapes)");
         }
         pos_ += 2;
         continue;
@@ -312,7 +318,7 @@ class Lexer {
         pos_ += 2;
         continue;
       }
-      if (const size_t len = placeholder_length(pos_)) {  // printf's {} and {:spec} stay text
+      if (const size_t len = placeholder_length(pos_, quote)) {  // printf's {} and {:spec} stay text
         literal += text_.substr(pos_, len);
         pos_ += len;
         continue;
@@ -347,7 +353,7 @@ class Lexer {
   // with ':') or a regex count ("{3}", "{2,}", "{2,5}": interpolating a
   // number would be pointless): its length, or 0 when the brace opens an
   // interpolation.
-  size_t placeholder_length(size_t at) const {
+  size_t placeholder_length(size_t at, char quote) const {
     if (text_[at] != '{') return 0;
     if (std::isdigit(static_cast<unsigned char>(this->at(at + 1)))) {
       size_t i = at + 1, commas = 0;
@@ -355,7 +361,7 @@ class Lexer {
       return i < end_ && text_[i] == '}' && commas <= 1 ? i + 1 - at : 0;
     }
     if (this->at(at + 1) != '}' && this->at(at + 1) != ':') return 0;
-    for (size_t i = at + 1; i < end_ && text_[i] != '\n' && text_[i] != '"'; ++i)
+    for (size_t i = at + 1; i < end_ && text_[i] != '\n' && text_[i] != quote; ++i)
       if (text_[i] == '}') return i + 1 - at;
     return 0;
   }
@@ -364,24 +370,24 @@ class Lexer {
   // own interpolations may hold strings again); npos if none on this line.
   size_t matching_brace(size_t open) const {
     struct Mode {
-      bool in_string;
-      int depth;  // code: braces open
+      char quote;  // the string's quote, or 0 in code
+      int depth;   // code: braces open
     };
-    std::vector<Mode> stack{{false, 0}};  // on the heap: nesting is bounded by the line, not the C++ stack
+    std::vector<Mode> stack{{0, 0}};  // on the heap: nesting is bounded by the line, not the C++ stack
     for (size_t i = open; i < end_ && text_[i] != '\n'; ++i) {
       const char c = text_[i];
       Mode& m = stack.back();
-      if (m.in_string) {
+      if (m.quote != 0) {
         const bool doubled = i + 1 < end_ && text_[i + 1] == c;
         if (c == '\\') ++i;
-        else if (c == '"') stack.pop_back();
+        else if (c == m.quote) stack.pop_back();
         else if ((c == '{' || c == '}') && doubled) ++i;  // {{ and }} are literal braces
-        else if (const size_t len = placeholder_length(i)) i += len - 1;
-        else if (c == '{') stack.push_back({false, 1});
+        else if (const size_t len = placeholder_length(i, m.quote)) i += len - 1;
+        else if (c == '{') stack.push_back({0, 1});
         continue;
       }
-      if (c == '"') {
-        stack.push_back({true, 0});
+      if (c == '"' || c == '\'') {
+        stack.push_back({c, 0});
         continue;
       }
       if (c == '{') ++m.depth;

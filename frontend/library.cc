@@ -84,11 +84,13 @@ std::string distribution_signature(const DistributionInfo& d) {
 std::vector<LibraryFunction> library_functions() {
   std::vector<LibraryFunction> out;
   for (const BuiltinInfo& b : builtin_infos())
-    out.push_back(LibraryFunction{std::string(b.name), std::string(b.signature), std::string(b.help), "built-in",
-                                  b.hardware, is_nbrs_function(b.name)});
+    if (!b.name.starts_with("__"))  // made by the compiler (a cursor's `over`), not called by name
+      out.push_back(LibraryFunction{std::string(b.name), std::string(b.signature), std::string(b.help), "built-in",
+                                    b.hardware, is_nbrs_function(b.name)});
   for (const ir::LibraryFn& f : ir::library_fns())
-    out.push_back(LibraryFunction{std::string(f.name), library_signature(f), std::string(f.help), "library", false,
-                                  is_nbrs_function(f.name)});
+    if (!f.name.starts_with("__"))
+      out.push_back(LibraryFunction{std::string(f.name), library_signature(f), std::string(f.help), "library", false,
+                                    is_nbrs_function(f.name)});
   for (const DistributionInfo& d : distribution_catalog())
     if (d.gk_callable && d.input_type == "f64")
       out.push_back(LibraryFunction{std::string(d.name), distribution_signature(d), std::string(d.help), "distribution",

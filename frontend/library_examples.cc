@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "frontend/compile.h"
+#include "frontend/cursors.h"
 #include "frontend/program.h"
 #include "ir/library_fn.h"
 
@@ -12,6 +13,18 @@ namespace polydat::frontend {
 // A library operation's kernel: a string parameter gets text with escapes,
 // entities and digits built from a u64 input, so decoders see varied bytes.
 namespace {
+// A partition built-in reads a cursor's partition: the cursor's range and spec
+// are externs (so random specs reach the spec reader too), the value per cycle `a`.
+std::string partition_example(const std::string& name) {
+  const std::string head =
+      "input a: u64\nextern n: u64 = 1000\nextern spec: str = \"10%..60%\"\ncursor q = range(0, n) over spec\n"
+      "cursor r = range(0, n) over partitions(\"fib:4\", 100)\n";
+  if (name == "partitions") return head + "v := start_of(r.cursor) + a\n";
+  if (name == "mod_in" || name == "clamp_in") return head + "v := " + name + "(a, q.cursor)\n";
+  if (name == "at") return head + "v := at(r.cursor, a)\n";
+  return head + "v := " + name + "(q.cursor) + a\n";
+}
+
 std::string library_example(const ir::LibraryFn& f) {
   if (f.name == "printf") return "input (a: u64, b: f64, c: u64)\nv := printf(\"a={} b={:.3} c={}\", a, b, hex(c))\n";
   if (f.name == "char_buf") return "input a: u64\nv := char_buf(a, \"abcdef\", a % 64)\n";
@@ -50,6 +63,7 @@ std::string example_kernel(const LibraryFunction& f) {
   if (f.kind == "distribution") return "input a: f64\nv := " + f.name + "(a)\n";
   if (f.kind == "built-in") {
     if (f.name == "mixed_radix") return "input a: u64\n(d0, d1) := mixed_radix(a, 10, 0)\n";
+    if (!partition_arg_kinds(find_builtin(f.name)->id).empty()) return partition_example(f.name);
     if (f.name == "pick") return "input (a: u64, b: u64)\nv := pick(a % 3 == 0, a % 3 == 1, a % 5 == 2, a, b, a ^ b)\n";
     // The assertions take constants: the kernel adds a value to a checked one.
     if (f.name == "in_range") return "input a: u64\nv := a + in_range(5, 1, 10)\n";

@@ -4,10 +4,12 @@
 #include <functional>
 #include <cstdlib>
 
+#include "frontend/cursors.h"
 #include "frontend/weights.h"
 #include "ir/builder.h"
 #include "ir/interp.h"
 #include "ir/library_fn.h"
+#include "ir/partition.h"
 #include "ir/semantics.h"
 
 namespace polydat::frontend {
@@ -249,7 +251,8 @@ class Lowerer {
       }
       const Expr& x = *e.interpolated[next_expr++];
       const ObjectId v = lower(x);
-      pieces.push_back(x.ty.is_str() ? v : must(fb_.unop(OpKind::ToStr, v, Dest::fresh(), loc(x.span))));
+      if (ir::is_partition(x.ty)) pieces.push_back(must(lower_partition_text(fb_, v, loc(x.span))));
+      else pieces.push_back(x.ty.is_str() ? v : must(fb_.unop(OpKind::ToStr, v, Dest::fresh(), loc(x.span))));
     }
     if (pieces.empty()) return must(fb_.constant(Value::str(""), at, name));
     ObjectId acc = pieces.front();
@@ -412,6 +415,13 @@ class Lowerer {
       case Builtin::StrConcat: case Builtin::Identity: break;  // rewritten by the checker
       case Builtin::InRange: case Builtin::IsOneOf: case Builtin::IsPositive: case Builtin::Matches:
         return arg(0);  // the assertion held when the kernel was built
+      case Builtin::StartOf: case Builtin::EndOf: case Builtin::IdxOf: case Builtin::Cardinality: case Builtin::ModIn:
+      case Builtin::ClampIn: case Builtin::At: case Builtin::Partitions: case Builtin::CursorOver:
+      case Builtin::CursorProblem: case Builtin::PartitionFirst: {
+        std::vector<ObjectId> args;
+        for (size_t i = 0; i < e.args.size(); ++i) args.push_back(arg(i));
+        return must(lower_partition_builtin(fb_, b, args, at, name));
+      }
       case Builtin::Pick: {  // v_{N-1} unless an earlier selector is true, the first winning
         const size_t n = e.args.size() / 2;
         ObjectId acc = arg(2 * n - 1);
@@ -591,10 +601,12 @@ std::optional<ir::CategoryIr> lower_program(Program& p) {
   try {
     for (size_t u : p.order) {
       const Unit& unit = p.units[u];
+      if (!unit.needs_values.empty()) continue;  // never called: calls of it are refused
       funcs[u] = must(b.declare(unit.ir_name, port_struct(unit.ir_name + "_in", unit.params),
                                 port_struct(unit.ir_name + "_out", unit.outputs), p.sources.loc(Span{unit.file, 0, 0})));
     }
     for (size_t u : p.order) {
+      if (!p.units[u].needs_values.empty()) continue;
       ir::FnBuilder fb = must(b.build_fn(funcs[u]));
       Lowerer(p, p.units[u], fb, funcs).body();
       must(fb.finish());

@@ -1,6 +1,10 @@
 #include "frontend/parser.h"
 
 #include <algorithm>
+#include <cctype>
+#include <filesystem>
+
+#include "frontend/cursors.h"
 
 namespace polydat::frontend {
 
@@ -122,7 +126,9 @@ class Parser {
         break;
       }
       try {
-        out.push_back(statement());
+        if (anonymous_module_ahead()) anonymous_module(out, closer);
+        else out.push_back(statement());
+        take_pending(out);
         if (!at(Tok::Newline) && !at(Tok::Semicolon) && !at(closer) && !at(Tok::End))
           fail(peek().span, "expected the end of the statement, found " + describe(peek()));
       } catch (const Abandon&) {
@@ -153,21 +159,74 @@ class Parser {
       case Tok::LParen: return destructure(std::move(s));
       case Tok::KwConst: case Tok::KwShared: case Tok::KwVolatile: return binding(std::move(s));
       case Tok::Ident:
+        if (cursor_ahead()) return cursor_decl(std::move(s));
         if (peek(1).kind == Tok::LParen) return module_def(std::move(s));
+        if (init_ahead()) return init_binding(std::move(s));
         return binding(std::move(s));
       default:
         fail(first.span, "expected a statement, found " + describe(first));
     }
   }
 
+  // ---- cursors (nb-rs's `cursor NAME = range(a, b) [over SOURCE]`, frontend/cursors.h) ----
+
+  // `cursor` is a word, not a keyword: a statement is a cursor's when `cursor NAME =` opens it.
+  bool cursor_ahead() const {
+    return peek().text == "cursor" && peek(1).kind == Tok::Ident && peek(2).kind == Tok::Assign;
+  }
+
+  // The cursor's bindings: the first returned, the rest left for take_pending.
+  StmtPtr cursor_decl(StmtPtr s) {
+    if (in_module_) fail(s->span, "a cursor is declared at a kernel's top level, not in a module's body");
+    take();
+    const Token& n = take();
+    take();
+    CursorDecl d{n.text, n.span, s->span, s->doc, expression(), nullptr};
+    if (at(Tok::Ident) && peek().text == "over") {
+      take();
+      d.over = expression();
+    }
+    d.span = join(d.span, (d.over ? d.over : d.range)->span);
+    std::vector<StmtPtr> made = desugar_cursor(std::move(d), diags_);
+    if (made.empty()) throw Abandon{};
+    for (size_t i = 1; i < made.size(); ++i) pending_.push_back(std::move(made[i]));
+    return std::move(made.front());
+  }
+
+  void take_pending(std::vector<StmtPtr>& out) {
+    for (StmtPtr& p : pending_) out.push_back(std::move(p));
+    pending_.clear();
+  }
+
+  // `base.field` (a cursor's `.cursor` or `.ordinal`), at the '.'.
+  [[gnu::noinline]] ExprPtr member(const Token& base) {
+    take();
+    const Token& field = expect(Tok::Ident, "a member name after '.'");
+    ExprPtr e = cursor_member(base.text, base.span, field.text, field.span, diags_);
+    if (!e) throw Abandon{};
+    return e;
+  }
+
   TypeRef type_ref() {
     const Token& t = expect(Tok::Ident, "a type");
-    if (!scalar_type(t.text)) fail(t.span, "unknown type '" + t.text + "' (types: bool, u8..u64, i8..i64, f32, f64, str)");
-    return TypeRef{t.text, t.span};
+    const std::string name = nbrs_type_alias(t.text);
+    if (!scalar_type(name)) fail(t.span, "unknown type '" + t.text + "' (types: bool, u8..u64, i8..i64, f32, f64, str, Partition)");
+    return TypeRef{name, t.span};
+  }
+
+  // nb-rs's name for a type polydat spells otherwise (its modules return `String`).
+  static std::string nbrs_type_alias(const std::string& name) { return name == "String" ? "str" : name; }
+
+  // `input` is a keyword only where a statement starts: elsewhere it names a
+  // value, as in nb-rs, whose library modules call their first parameter `input`.
+  bool at_name() const { return at(Tok::Ident) || at(Tok::KwInput); }
+  const Token& expect_name(std::string_view what) {
+    if (!at_name()) fail(peek().span, "expected " + std::string(what) + ", found " + describe(peek()));
+    return take();
   }
 
   Param typed_param(bool type_required) {
-    const Token& n = expect(Tok::Ident, "a name");
+    const Token& n = expect_name("a name");
     Param p{n.text, n.span, std::nullopt, nullptr};
     if (accept(Tok::Colon)) p.type = type_ref();
     else if (type_required) fail(peek().span, "expected ':' and a type after '" + n.text + "'");
@@ -204,7 +263,7 @@ class Parser {
     take();
     s->kind = StmtKind::Output;
     do {
-      const Token& n = expect(Tok::Ident, "a binding name");
+      const Token& n = expect_name("a binding name");
       s->names.emplace_back(n.text, n.span);
       s->span = join(s->span, n.span);
     } while (accept(Tok::Comma));
@@ -215,7 +274,7 @@ class Parser {
     take();
     s->kind = StmtKind::Destructure;
     do {
-      const Token& n = expect(Tok::Ident, "a name");
+      const Token& n = expect_name("a name");
       s->names.emplace_back(n.text, n.span);
     } while (accept(Tok::Comma));
     expect(Tok::RParen, "')'");
@@ -237,7 +296,8 @@ class Parser {
     if (s->is_const && s->is_volatile)
       fail(s->span, "a binding cannot be both const and volatile", DiagKind::ConstVolatile);
     if (s->is_shared && at(Tok::LParen)) fail(peek().span, one_cell_message());
-    const Token& n = expect(Tok::Ident, "a binding name");
+    const Token& n = expect_name("a binding name");
+    if (is_cursor_helper(n.text)) fail(n.span, "names starting with `__cursor_` are made for cursors' own bindings");
     s->name = n.text;
     s->name_span = n.span;
     if (accept(Tok::Colon)) s->type = type_ref();
@@ -280,30 +340,122 @@ class Parser {
   }
 
   StmtPtr module_def(StmtPtr s) {
-    s->kind = StmtKind::ModuleDef;
     const Token& n = take();
     s->name = n.text;
     s->name_span = n.span;
+    module_signature_and_body(*s);
+    return s;
+  }
+
+  // From the '(' of the parameters to the '}' closing the body.
+  void module_signature_and_body(Stmt& def) {
+    def.kind = StmtKind::ModuleDef;
     expect(Tok::LParen, "'('");
     if (!at(Tok::RParen)) {
       do {
         Param p = typed_param(true);
         if (accept(Tok::Assign)) p.default_value = expression();
-        s->params.push_back(std::move(p));
+        def.params.push_back(std::move(p));
       } while (accept(Tok::Comma));
     }
     expect(Tok::RParen, "')'");
     expect(Tok::Arrow, "'->' and the results");
     expect(Tok::LParen, "'(' before the results");
     do {
-      s->outputs.push_back(typed_param(true));
+      def.outputs.push_back(typed_param(true));
     } while (accept(Tok::Comma));
     expect(Tok::RParen, "')'");
     expect(Tok::Define, "':='");
     expect(Tok::LBrace, "'{'");
-    s->body = statements(Tok::RBrace);
-    s->span = join(s->span, expect(Tok::RBrace, "'}'").span);
+    const bool outer = in_module_;
+    in_module_ = true;
+    def.body = statements(Tok::RBrace);
+    in_module_ = outer;
+    def.span = join(def.span, expect(Tok::RBrace, "'}'").span);
+  }
+
+  // nb-rs's earlier `init NAME = EXPR` (`init NAME: TYPE = EXPR`), computed once
+  // per scope activation: polydat's `const`, which must not read an input.
+  bool init_ahead() const {
+    return peek().kind == Tok::Ident && peek().text == "init" && (peek(1).kind == Tok::Ident || peek(1).kind == Tok::KwInput);
+  }
+  StmtPtr init_binding(StmtPtr s) {
+    take();
+    s->kind = StmtKind::Binding;
+    s->is_const = true;
+    const Token& n = expect_name("the name the init binds");
+    s->name = n.text;
+    s->name_span = n.span;
+    if (accept(Tok::Colon)) s->type = type_ref();
+    if (!accept(Tok::Assign)) expect(Tok::Define, "'=' and the value (init NAME = value)");
+    s->value = expression();
+    s->span = join(s->span, s->value->span);
     return s;
+  }
+
+  // nb-rs's anonymous signature `(PARAMS) -> (RESULTS) := { BODY }`: a module
+  // named after the file, whose parameters become the file's inputs and whose
+  // results become its outputs (so the file is that module to its callers).
+  bool anonymous_module_ahead() const {
+    if (!at(Tok::LParen)) return false;
+    if (peek(1).kind == Tok::RParen) return peek(2).kind == Tok::Arrow;
+    return (peek(1).kind == Tok::Ident || peek(1).kind == Tok::KwInput) && peek(2).kind == Tok::Colon;
+  }
+  void anonymous_module(std::vector<StmtPtr>& out, Tok closer) {
+    const Token& open = peek();
+    if (closer != Tok::End)
+      fail(open.span, "an anonymous module `(params) -> (results) := { ... }` is a whole file's signature; "
+                      "inside braces, name it");
+    if (anonymous_seen_) fail(open.span, "a file has at most one anonymous module (it takes the file's name)");
+    anonymous_seen_ = true;
+    auto def = std::make_unique<Stmt>();
+    def->span = def->name_span = open.span;
+    def->doc = doc_before(open.span);
+    def->name = file_module_name(open.span);
+    module_signature_and_body(*def);
+    auto inputs = std::make_unique<Stmt>();
+    inputs->kind = StmtKind::Input;
+    inputs->span = def->span;
+    auto call = node(ExprKind::Call, def->span);
+    call->name = def->name;
+    call->name_span = open.span;
+    for (const Param& p : def->params) {
+      if (p.default_value)
+        fail(p.span, "a parameter of an anonymous module is an input of the file and has no default; "
+                     "name the module to give its parameters defaults");
+      inputs->params.push_back(Param{p.name, p.span, p.type, nullptr});
+      Arg a;
+      a.value = node(ExprKind::Name, p.span);
+      a.value->name = p.name;
+      a.value->name_span = p.span;
+      call->args.push_back(std::move(a));
+    }
+    set_depth(*call, 1);
+    auto results = std::make_unique<Stmt>();
+    results->span = def->span;
+    if (def->outputs.size() == 1) {
+      results->kind = StmtKind::Binding;
+      results->name = def->outputs[0].name;
+      results->name_span = def->outputs[0].span;
+    } else {
+      results->kind = StmtKind::Destructure;
+      for (const Param& r : def->outputs) results->names.emplace_back(r.name, r.span);
+    }
+    results->value = std::move(call);
+    out.push_back(std::move(def));
+    if (!inputs->params.empty()) out.push_back(std::move(inputs));
+    out.push_back(std::move(results));
+  }
+
+  // The name of the file's anonymous module: the file's, without folder and extension.
+  std::string file_module_name(Span at) {
+    const std::string stem = std::filesystem::path(sources_.file(file_).path).stem().string();
+    bool ok = !stem.empty() && !std::isdigit(static_cast<unsigned char>(stem[0]));
+    for (char c : stem) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
+    if (!ok)
+      fail(at, "an anonymous module takes its file's name, and '" + stem +
+                   "' is not a name (letters, digits and _): rename the file, or name the module");
+    return stem;
   }
 
   // Inside a loop body: `name = value` assigns a loop variable, `name := value` binds a local.
@@ -461,9 +613,11 @@ class Parser {
       case Tok::LBracket: return table();
       case Tok::KwIf: return if_expr();
       case Tok::KwLoop: return loop_expr();
-      case Tok::Ident: {
+      case Tok::Ident:
+      case Tok::KwInput: {  // `input` too: a value so named (nb-rs's modules' first parameter)
         take();
-        if (at(Tok::LParen)) return call(t);
+        if (t.kind == Tok::Ident && at(Tok::LParen)) return call(t);
+        if (at(Tok::Dot) && peek(1).kind == Tok::Ident) return member(t);
         auto e = node(ExprKind::Name, t.span);
         e->name = t.text;
         e->name_span = t.span;
@@ -501,7 +655,8 @@ class Parser {
       skip_newlines();
     } while (accept(Tok::Comma));
     expect(Tok::RBracket, "']' after the table's entries");
-    expect(Tok::LBracket, "'[' and the index of the entry: a table is written [a, b, c][i]");
+    expect(Tok::LBracket, "'[' and the index of the entry: a table is written [a, b, c][i] (a list alone is no value, "
+                          "as in nb-rs, whose functions take none)");
     e->operands.push_back(expression());
     d = std::max(d, e->operands.back()->depth);
     e->span = join(open.span, expect(Tok::RBracket, "']'").span);
@@ -561,10 +716,10 @@ class Parser {
       do {
         Arg a;
         // `input:` too: nb-rs names a function's first parameter `input`.
-        if ((at(Tok::Ident) || at(Tok::KwInput)) && peek(1).kind == Tok::Colon) {
+        if (at_name() && peek(1).kind == Tok::Colon) {
           const Token& n = take();
           take();
-          a.name = n.kind == Tok::KwInput ? "input" : n.text;
+          a.name = n.text;
           a.name_span = n.span;
           named_seen = true;
         } else if (named_seen) {
@@ -652,12 +807,17 @@ class Parser {
   size_t next_doc_ = 0;
   int nesting_ = 0;
   int parens_ = 0;  // grouping parentheses open around the current position
+  bool anonymous_seen_ = false;
+  std::vector<StmtPtr> pending_;  // statements a cursor declaration made after the one returned
+  bool in_module_ = false;        // parsing a module definition's body
 };
 
 }  // namespace
 
 FileAst parse_file(const SourceMap& sources, uint32_t file, Diagnostics& diags) {
-  return Parser(sources, file, diags, lex(sources, file, diags)).file();
+  FileAst ast = Parser(sources, file, diags, lex(sources, file, diags)).file();
+  add_cursor_ordinals(ast, diags);
+  return ast;
 }
 
 ExprPtr parse_expression(const SourceMap& sources, uint32_t file, Diagnostics& diags, uint32_t start, uint32_t end) {

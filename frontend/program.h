@@ -53,6 +53,9 @@ struct Port {
   // on externs only), or one that is volatile or reads a volatile value.
   bool dynamic = false;
   Combine combine = Combine::Last;    // is_shared: how writes to the cell combine
+  // An integer result known to be 0 or 1 (a comparison, ...): it may be
+  // written into a bool cell as an annotation `x: bool := ...` takes it.
+  bool zero_or_one = false;
 };
 
 struct Callee {
@@ -80,6 +83,11 @@ struct Unit {
   bool inputs_inferred = false;
   std::vector<Stmt*> ordered;  // bindings in dependency order (the checker's)
   bool checked_ok = false;
+  // A module whose body needs a constant parameter's value when the kernel is
+  // built (a distribution's table): why, e.g. "'mean' sets icd_normal's table".
+  // Its body is checked without the value; it is not compiled, and calls of it
+  // are refused (polydat compiles a module once, nb-rs inlines it per call).
+  std::string needs_values;
 
   // The statements of its body (a file's, without its module definitions).
   std::vector<Stmt*> statements() const;

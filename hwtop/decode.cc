@@ -16,6 +16,21 @@ uint64_t field_bits(const std::vector<uint32_t>& words, unsigned offset, unsigne
   return v;
 }
 
+// A record belongs to one cycle of its entry, after the previous record's, and
+// carries the op the stanza gives that cycle (the runner renders the same one).
+ir::Expected<void, DecodeError> stanza_agrees(const HwEntry& e, const Record& r, size_t index, const Record* previous) {
+  const std::vector<size_t>& stanza = e.plan->stanza;
+  const std::string which = "record " + std::to_string(index) + " (entry " + std::to_string(r.entry) + ", cycle " +
+                            std::to_string(r.cycle) + ", op " + std::to_string(r.op) + ")";
+  if (r.cycle >= e.plan->cycles || stanza.empty())
+    return DecodeError{which + " is past the entry's " + std::to_string(e.plan->cycles) + " cycles"};
+  if (previous && previous->cycle >= r.cycle)
+    return DecodeError{which + " comes after cycle " + std::to_string(previous->cycle) + "'s record: one record a cycle, in order"};
+  const size_t want = stanza[r.cycle % stanza.size()];
+  if (r.op != want) return DecodeError{which + ": the stanza renders op " + std::to_string(want) + " at that cycle"};
+  return {};
+}
+
 }  // namespace
 
 ir::Expected<Record, std::string> parse_record_line(const std::string& line) {
@@ -52,6 +67,8 @@ ir::Expected<std::string, DecodeError> decode_records(const HwWorkload& hw, cons
              ", which the design does not have (or not at this point of the stream)"};
     if (auto h = host_up_to(r.entry); !h) return h.error();
     const HwEntry& e = hw.entries[r.entry];
+    if (auto s = stanza_agrees(e, r, i, i > 0 && records[i - 1].entry == r.entry ? &records[i - 1] : nullptr); !s)
+      return s.error();
     const HwOp& op = e.ops[r.op];
     auto value = [&](const std::string& name) -> ir::Expected<ir::Value, std::string> {
       for (const HwField& f : op.payload)

@@ -23,7 +23,8 @@ struct DecodeError {
   std::string message;
 };
 
-// The records' lines; an error names the first record that does not fit the design.
+// The records' lines; an error names the first record that does not fit the design
+// (an entry or op it lacks, a cycle out of order, an op other than the stanza's at that cycle).
 // With --partition, `host_lines[k]` holds the lines of entry k when it runs
 // on the host; they are put in place between the records.
 ir::Expected<std::string, DecodeError> decode_records(const HwWorkload& hw, const std::vector<Record>& records,

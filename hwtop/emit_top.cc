@@ -55,6 +55,10 @@ class TopEmitter {
     for (const HwEntry& e : hw_.entries) longest = std::max(longest, e.host ? 0 : e.plan->cycles);
     cycle_width_ = 1;
     while (cycle_width_ < 64 && (uint64_t{1} << cycle_width_) <= longest) ++cycle_width_;
+    size_t stanza = 1;  // the longest stanza: one op per stanza needs no position register
+    for (const HwEntry& e : hw_.entries) stanza = std::max(stanza, e.host ? 1 : e.plan->stanza.size());
+    spos_width_ = 0;
+    while ((size_t{1} << spos_width_) < stanza) ++spos_width_;
     header();
     declarations();
     instances();
@@ -109,11 +113,15 @@ class TopEmitter {
 
   void declarations() {
     line("  localparam logic [2:0] S_BEGIN = 3'd0, S_ISSUE = 3'd1, S_WAIT = 3'd2, S_EMIT = 3'd3, S_NEXT = 3'd4, S_DONE = 3'd5;");
-    line("  logic released;  // S_EMIT past the last op: the stages' results are taken");
+    line("  logic released;  // S_EMIT with the cycle's record handled: the stages' results are taken");
+    // A register between rec_ready and the modules' out_ready: no path from the consumer into the pipelines.
+    line("  logic sent;  // the cycle's record was taken, or its `if:` failed");
     line("  logic [2:0] state;");
     line("  logic " + range(hw_.entry_width) + "pc;");
     line("  logic " + range(stage_width_) + "stg, n_stages;");
-    line("  logic " + range(hw_.op_width) + "opi, n_ops;");
+    line("  logic " + range(hw_.op_width) + "cur_op;  // the op this cycle renders: the entry's stanza at this cycle");
+    if (spos_width_ > 0)
+      line("  logic " + range(spos_width_) + "spos, spos_last;  // the cycle's place in the entry's stanza, and the stanza's last place");
     line("  logic " + range(mod_width_) + "cur_mod;");
     // The cycle counters are as wide as the longest phase needs; kernels and records see 64 bits.
     line("  logic " + range(cycle_width_) + "cyc, n_cycles;  // the cycle whose result is handled");
@@ -166,16 +174,18 @@ class TopEmitter {
     line("  always_comb begin");
     line("    n_cycles = '0;");
     line("    n_stages = '0;");
-    line("    n_ops = '0;");
+    line("    cur_op = '0;");
+    if (spos_width_ > 0) line("    spos_last = '0;");
     line("    cur_mod = '0;");
     line("    streamed = 1'b0;");
     line("    case (pc)");
     for (size_t e = 0; e < hw_.entries.size(); ++e) {
       const HwEntry& he = hw_.entries[e];
       // A phase run left on the host (--partition) takes no cycles here.
-      std::string s = fmt::format("      {}: begin n_cycles = {}'d{}; n_stages = {}'d{}; n_ops = {}'d{};", pc(e), cycle_width_, he.host ? 0 : he.plan->cycles,
-                                  stage_width_, he.stages.size(), hw_.op_width, he.ops.size());
+      std::string s = fmt::format("      {}: begin n_cycles = {}'d{}; n_stages = {}'d{};", pc(e), cycle_width_, he.host ? 0 : he.plan->cycles,
+                                  stage_width_, he.stages.size());
       if (he.streamed) s += " streamed = 1'b1;";
+      if (!he.host) s += stanza_table(he);
       if (!he.stages.empty()) {
         s += " case (stg)";
         for (size_t k = 0; k < he.stages.size(); ++k) s += fmt::format(" {}'d{}: cur_mod = {}'d{};", stage_width_, k, mod_width_, he.stages[k].module);
@@ -189,7 +199,7 @@ class TopEmitter {
     line("  // A streamed entry issues its next cycle whenever the module is ready, while results are handled.");
     line("  assign stream_issue = streamed && icyc != n_cycles &&");
     line("                        (state == S_WAIT || state == S_EMIT);");
-    line("  assign released = state == S_EMIT && opi == n_ops;");
+    line("  assign released = state == S_EMIT && sent;");
     line("  always_comb begin");
     line("    cur_in_ready = 1'b0;");
     line("    cur_out_valid = 1'b0;");
@@ -256,6 +266,27 @@ class TopEmitter {
     }
   }
 
+  // An entry's row of the shape table: which op each place of its stanza renders.
+  // A stanza of one place leaves spos alone (it stays 0) and names its op outright.
+  std::string stanza_table(const HwEntry& he) const {
+    const std::vector<size_t>& stanza = he.plan->stanza;
+    if (stanza.size() == 1) return stanza[0] == 0 ? "" : fmt::format(" cur_op = {}'d{};", hw_.op_width, stanza[0]);
+    std::string s = fmt::format(" spos_last = {}'d{}; case (spos)", spos_width_, stanza.size() - 1);
+    for (size_t k = 0; k < stanza.size(); ++k)
+      if (stanza[k] != 0) s += fmt::format(" {}'d{}: cur_op = {}'d{};", spos_width_, k, hw_.op_width, stanza[k]);
+    return s + " default: ; endcase";
+  }
+
+  // Op k's gate and payload, as assignments ("" when it has neither: ungated, every value known to the host).
+  std::string record_of(const HwEntry& he, size_t k) const {
+    const HwOp& op = he.ops[k];
+    std::string s;
+    if (op.never) s += " gate = 1'b0;";
+    else if (op.gate) s += " gate = " + truth(expr(he, *op.gate), op.gate->ty) + ";";
+    for (const HwField& f : op.payload) s += fmt::format(" payload[{} +: {}] = {};", f.offset, f.width, expr(he, f.source));
+    return s;
+  }
+
   static std::string truth(const std::string& e, const ir::Ty& ty) {
     return ty.kind() == ir::TyKind::Bool ? e : "(" + e + " != '0)";
   }
@@ -267,26 +298,24 @@ class TopEmitter {
     line("    case (pc)");
     for (size_t e = 0; e < hw_.entries.size(); ++e) {
       const HwEntry& he = hw_.entries[e];
-      bool any = false;
-      std::string s = "      " + pc(e) + ": case (opi)";
-      for (size_t k = 0; k < he.ops.size(); ++k) {
-        const HwOp& op = he.ops[k];
-        if (!op.never && !op.gate && op.payload.empty()) continue;
-        any = true;
-        s += fmt::format(" {}'d{}: begin", hw_.op_width, k);
-        if (op.never) s += " gate = 1'b0;";
-        else if (op.gate) s += " gate = " + truth(expr(he, *op.gate), op.gate->ty) + ";";
-        for (const HwField& f : op.payload) s += fmt::format(" payload[{} +: {}] = {};", f.offset, f.width, expr(he, f.source));
-        s += " end";
+      if (he.host) continue;
+      const std::set<size_t> used(he.plan->stanza.begin(), he.plan->stanza.end());
+      // One op in the stanza: its record needs no case on cur_op.
+      if (used.size() == 1) {
+        if (const std::string r = record_of(he, *used.begin()); !r.empty()) line("      " + pc(e) + ": begin" + r + " end");
+        continue;
       }
-      if (any) line(s + " default: ; endcase");
+      std::string s;
+      for (size_t k : used)
+        if (const std::string r = record_of(he, k); !r.empty()) s += fmt::format(" {}'d{}: begin{} end", hw_.op_width, k, r);
+      if (!s.empty()) line("      " + pc(e) + ": case (cur_op)" + s + " default: ; endcase");
     }
     line("      default: ;");
     line("    endcase");
     line("  end");
-    line("  assign rec_valid = state == S_EMIT && opi != n_ops && gate;");
+    line("  assign rec_valid = state == S_EMIT && !sent && gate;");
     line("  assign rec_entry = pc;");
-    line("  assign rec_op = opi;");
+    line("  assign rec_op = cur_op;");
     line("  assign rec_cycle = cyc64;");
     line("  assign rec_data = payload;");
     line("  assign done = state == S_DONE;");
@@ -337,7 +366,10 @@ class TopEmitter {
         const auto cell = std::find_if(hw_.cells.begin(), hw_.cells.end(), [&](const HwCell& c) { return c.name == wt.cell; });
         const auto& outs = m.design.dfg.outputs;
         const size_t k = static_cast<size_t>(std::find_if(outs.begin(), outs.end(), [&](const hls::DfgPort& p) { return p.name == wt.output; }) - outs.begin());
-        const std::string v = widened(fmt::format("m{}_{}", st.module, m.out_ports[k]), outs[k].ty, cell->ty.bits());
+        const std::string port = fmt::format("m{}_{}", st.module, m.out_ports[k]);
+        // A comparison's u64 1 or 0 into a bool cell: its bit 0 (the subcontext admits only a 0 or 1).
+        const bool to_bit = cell->ty.kind() == ir::TyKind::Bool && outs[k].ty.is_int();
+        const std::string v = to_bit ? port + "[0]" : widened(port, outs[k].ty, cell->ty.bits());
         const uint32_t owner = owner_in(he, *cell)->first;
         for (uint32_t d = deepest + 1; d-- > owner;)
           s += fmt::format(" {} <= {};", cell_reg(cell->name, d), combine(*cell, cell_reg(cell->name, d), v));
@@ -351,7 +383,8 @@ class TopEmitter {
     line("      state <= S_BEGIN;");
     line("      pc <= '0;");
     line("      stg <= '0;");
-    line("      opi <= '0;");
+    line("      sent <= 1'b0;");
+    if (spos_width_ > 0) line("      spos <= '0;");
     line("      cyc <= '0;");
     line("      icyc <= '0;");
     for (const HwCell& c : hw_.cells)
@@ -369,7 +402,8 @@ class TopEmitter {
     line("            cyc <= '0;");
     line("            icyc <= '0;");
     line("            stg <= '0;");
-    line("            opi <= '0;");
+    line("            sent <= 1'b0;");
+    if (spos_width_ > 0) line("            spos <= '0;");
     line("            case (pc)");
     for (size_t e = 0; e < hw_.entries.size(); ++e) {
       std::string s;
@@ -393,7 +427,6 @@ class TopEmitter {
     }
     line("                default: ;");
     line("              endcase");
-    line("              opi <= '0;");
     line("              state <= S_EMIT;");
     line("            end else begin");
     line("              stg <= stg + 1'b1;");
@@ -403,13 +436,14 @@ class TopEmitter {
     line("        S_EMIT:");
     line("          if (released) begin");
     line("            stg <= '0;");
-    line("            opi <= '0;");
+    line("            sent <= 1'b0;");
+    if (spos_width_ > 0) line("            spos <= spos == spos_last ? '0 : spos + 1'b1;");
     line("            if (cyc + 1'b1 == n_cycles) state <= S_NEXT;");
     line("            else begin");
     line("              cyc <= cyc + 1'b1;");
     line("              state <= n_stages == '0 ? S_EMIT : streamed ? S_WAIT : S_ISSUE;");
     line("            end");
-    line("          end else if (!gate || rec_ready) opi <= opi + 1'b1;");
+    line("          end else if (!gate || rec_ready) sent <= 1'b1;");
     line("        S_NEXT: begin");
     line("          pc <= pc + 1'b1;");
     line("          state <= S_BEGIN;");
@@ -439,6 +473,7 @@ class TopEmitter {
   const HwWorkload& hw_;
   std::string out_;
   unsigned stage_width_ = 1, mod_width_ = 1, cycle_width_ = 64;
+  unsigned spos_width_ = 0;  // 0: every stanza has one place, and there is no spos
 };
 
 }  // namespace

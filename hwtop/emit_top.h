@@ -2,7 +2,8 @@
 // by name, the shared cells' registers (a view per frame, seeded as the
 // scenario's scopes begin), and a sequencer that steps through the entries:
 // per cycle it feeds in_cycle and the per-cycle imports to each stage, waits
-// for the results, writes the cells through, then emits one record per op on
+// for the results, writes the cells through, then emits the record of the
+// cycle's op (the entry's stanza at the cycle, when its `if:` holds) on
 //   rec_valid/rec_ready, rec_entry, rec_op, rec_cycle, rec_data
 // and raises `done` after the last entry.
 #pragma once

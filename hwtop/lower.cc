@@ -48,12 +48,8 @@ class Lowering {
  public:
   Lowering(const workload::Workload& w, const HwOptions& o) : w_(w), o_(o) {}
 
-  ir::Expected<HwWorkload, Refusal> run(const workload::RunOptions& run) {
-    workload::RunOptions ro = run;
-    ro.native = false;
-    auto plan = workload::plan_workload(w_, ro);
-    if (!plan) return plan.error();
-    hw_.plan = std::make_unique<workload::WorkloadPlan>(std::move(*plan));
+  ir::Expected<HwWorkload, Refusal> run(workload::WorkloadPlan plan) {
+    hw_.plan = std::make_unique<workload::WorkloadPlan>(std::move(plan));
     const auto& entries = hw_.plan->entries;
     if (entries.size() > o_.max_entries)
       return refuse(entries[o_.max_entries].at, "the scenario runs " + std::to_string(entries.size()) +
@@ -65,8 +61,8 @@ class Lowering {
     drop_unused_modules();
     if (auto s = name_modules(); !s) return s.error();
     hw_.entry_width = bits_for(hw_.entries.size() + 1);
-    size_t ops = 1;
-    for (const HwEntry& e : hw_.entries) ops = std::max(ops, e.ops.size() + 1);
+    size_t ops = 1;  // rec_op carries an op's index
+    for (const HwEntry& e : hw_.entries) ops = std::max(ops, e.ops.size());
     hw_.op_width = bits_for(ops);
     return std::move(hw_);
   }
@@ -184,6 +180,7 @@ class Lowering {
 
   ir::Expected<void, Refusal> hardware_entry(const workload::PlanEntry& e, HwEntry& he) {
     const std::string where = where_of(e);
+    if (auto s = stanza_fits(e); !s) return s.error();
     for (const workload::PlanStage& st : e.stages) {
       auto m = module_of(st);
       if (!m) return m.error();
@@ -241,12 +238,25 @@ class Lowering {
           const auto it = std::find_if(outs.begin(), outs.end(), [&](const hls::DfgPort& p) { return p.name == wt.output; });
           if (it == outs.end()) return refuse(wt.at, where + ": the write into '" + wt.cell + "' has no port", "hw-refused");
           const ir::Ty& from = it->ty;
+          // An integer reaches a bool cell only when the scope's compiler knew it to be 0 or 1 (a comparison).
           const bool ok = wt.combine == frontend::Combine::Count || from == wt.ty ||
-                          (wt.ty.is_int() && (from.kind() == ir::TyKind::Bool || from.is_int()));
+                          (wt.ty.is_int() && (from.kind() == ir::TyKind::Bool || from.is_int())) ||
+                          (wt.ty.kind() == ir::TyKind::Bool && from.is_int());
           if (!ok || !cell_known(wt.cell))
             return refuse(wt.at, where + ": the hardware does not write a " + ir::ty_label(from) + " into shared cell '" +
                                      wt.cell + "' (" + ir::ty_label(wt.ty) + ")", "hw-refused");
         }
+    return {};
+  }
+
+  // The sequencer steps through the stanza once per cycle: it names ops the entry has, and whole stanzas fill the cycles.
+  ir::Expected<void, Refusal> stanza_fits(const workload::PlanEntry& e) const {
+    const auto& st = e.stanza;
+    const bool indices_ok = std::all_of(st.begin(), st.end(), [&](size_t k) { return k < e.ops.size(); });
+    if (st.empty() || st.size() > kMaxStanza || !indices_ok || e.cycles % st.size() != 0)
+      return refuse(e.at, where_of(e) + ": its stanza of " + std::to_string(st.size()) + " places (" + std::to_string(e.ops.size()) +
+                              " ops, " + std::to_string(e.cycles) + " cycles) is not one the sequencer steps through (1 to " +
+                              std::to_string(kMaxStanza) + " indices of its ops, dividing its cycles)", "hw-scenario");
     return {};
   }
 
@@ -355,7 +365,16 @@ class Lowering {
 
 ir::Expected<HwWorkload, std::string> lower_workload(const workload::Workload& w, const workload::RunOptions& run,
                                                      const HwOptions& options) {
-  return Lowering(w, options).run(run);
+  workload::RunOptions ro = run;
+  ro.native = false;
+  auto plan = workload::plan_workload(w, ro);
+  if (!plan) return plan.error();
+  return lower_plan(w, std::move(*plan), options);
+}
+
+ir::Expected<HwWorkload, std::string> lower_plan(const workload::Workload& w, workload::WorkloadPlan plan,
+                                                 const HwOptions& options) {
+  return Lowering(w, options).run(std::move(plan));
 }
 
 }  // namespace polydat::hwtop

@@ -3,7 +3,8 @@
 // program a generated top steps through. The top's records leave on one
 // valid/ready stream, tagged with the entry (a phase in one iteration of the
 // loops around it), the op and the cycle, carrying the values the op reads
-// that only the hardware knows; the host renders the lines (decode.h).
+// that only the hardware knows; the host renders the lines (decode.h). Each
+// cycle of an entry renders one op, the next of the phase's stanza.
 #pragma once
 
 #include <cstdint>
@@ -84,7 +85,7 @@ struct HwWorkload {
   std::vector<HwCell> cells;
   uint32_t max_depth = 0;       // the deepest frame any entry has
   unsigned payload_width = 1;   // rec_data's width
-  unsigned entry_width = 1, op_width = 1;
+  unsigned entry_width = 1, op_width = 1;  // rec_entry's and rec_op's widths
   std::string top = "workload_top";
   std::vector<std::string> partitioned;  // --partition: each phase run left on the host, and why
 };
@@ -94,6 +95,13 @@ struct HwWorkload {
 // workload file's line; their kind is hw-refused or hw-scenario.
 ir::Expected<HwWorkload, std::string> lower_workload(const workload::Workload& w, const workload::RunOptions& run,
                                                      const HwOptions& options);
+
+// The same from a plan already made (`w` is the workload it was planned from, for locations).
+ir::Expected<HwWorkload, std::string> lower_plan(const workload::Workload& w, workload::WorkloadPlan plan,
+                                                 const HwOptions& options);
+
+// The longest stanza the sequencer's case table takes.
+inline constexpr size_t kMaxStanza = 4096;
 
 // A value's bits as the hardware holds it (two's complement at the type's width).
 uint64_t value_bits(const ir::Value& v);

@@ -44,10 +44,27 @@ Value product_value(const Ty& ty, std::vector<Value> parts) {
   return ty.kind() == TyKind::Struct ? Value::structure(ty, std::move(parts)) : Value::tuple(std::move(parts));
 }
 
+// `b`, when `o` is `(b as T) as bool` for a bool b and an integer T: a comparison
+// yields the u64 1 or 0, and a context that wants a bool wants the one bit back.
+std::optional<ObjectId> bool_through_integer(const CategoryIr& ir, ObjectId o) {
+  const Object& obj = ir.object(o);
+  auto in = ir.in_edges(o);
+  if (!obj.ty.is_bool() || in.size() != 1 || ir.morphism(in.front()).op.kind != OpKind::Cast) return std::nullopt;
+  const ObjectId widened = ir.morphism(in.front()).source;
+  auto inner = ir.in_edges(widened);
+  if (ir.object(widened).is_volatile || inner.size() != 1 || ir.morphism(inner.front()).op.kind != OpKind::Cast)
+    return std::nullopt;
+  const ObjectId b = ir.morphism(inner.front()).source;
+  if (!ir.object(b).ty.is_bool() || !ir.object(widened).ty.is_int()) return std::nullopt;
+  return b;
+}
+
 std::optional<Replacement> fold(const CategoryIr& ir, const std::vector<bool>& looped, CopyScope& s, ObjectId o) {
   const Object& obj = ir.object(o);
-  if (obj.is_volatile || looped[o.v] || (obj.kind != ObjectKind::Temporary && obj.kind != ObjectKind::Return))
-    return std::nullopt;
+  if (obj.is_volatile || (obj.kind != ObjectKind::Temporary && obj.kind != ObjectKind::Return)) return std::nullopt;
+  // Inside loops too: this is rewiring, not folding to a constant.
+  if (auto b = bool_through_integer(ir, o)) return Replacement::same_as(*b);
+  if (looped[o.v]) return std::nullopt;
   auto in = ir.in_edges(o);
   if (in.empty()) return std::nullopt;
   const Morphism& m = ir.morphism(in.front());

@@ -8,6 +8,7 @@ std::span<const LibraryFn> library_fns() {
   static const std::vector<LibraryFn> all = [] {
     std::vector<LibraryFn> v;
     for (const LibraryFn& f : text_library_fns()) v.push_back(f);
+    for (const LibraryFn& f : partition_library_fns()) v.push_back(f);
     return v;
   }();
   return all;

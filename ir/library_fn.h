@@ -57,5 +57,6 @@ inline constexpr std::string_view kLibraryLinkFlags = "-lcrypto -lpcre2-8";
 
 // The families library_fns() joins, each defined in its own file.
 std::span<const LibraryFn> text_library_fns();  // library_text.cc
+std::span<const LibraryFn> partition_library_fns();  // library_partition.cc
 
 }  // namespace polydat::ir

@@ -23,7 +23,7 @@ bool store_field(const sim::RecordField& f, const ir::Value& v, unsigned char* r
 }
 }  // namespace
 
-std::optional<BatchPhase> BatchPhase::plan(Frame& f, const std::vector<PreparedOp>& ops,
+std::optional<BatchPhase> BatchPhase::plan(Frame& f, const std::vector<PreparedOp>& ops, const std::vector<size_t>& lut,
                                            std::shared_ptr<const sim::NativeKernel> kernel) {
   const CompiledScope* scope = f.scope();
   if (!scope || !kernel) return std::nullopt;
@@ -31,7 +31,9 @@ std::optional<BatchPhase> BatchPhase::plan(Frame& f, const std::vector<PreparedO
   if (!m.write_throughs.empty() || !m.cycle_imports.empty()) return std::nullopt;
   const sim::RecordLayout& outs = kernel->outputs();
   if (outs.fields.size() != m.outputs.size()) return std::nullopt;  // an output that is not one scalar
+  if (lut.empty()) return std::nullopt;
   BatchPhase b(std::move(kernel));
+  b.lut_ = lut;
   const sim::RecordLayout& ins = b.k_->inputs();
   if (ins.fields.size() != m.params.size()) return std::nullopt;
   b.template_.assign(ins.size + 8, 0);
@@ -128,7 +130,8 @@ BatchPhase::Done BatchPhase::render(uint64_t first, size_t n, std::string& out) 
   char buf[24];
   for (size_t i = 0; i < d.rows; ++i) {
     const unsigned char* r = rec + i * outs.size;
-    for (const Op& o : ops_) {
+    {
+      const Op& o = ops_[lut_[(first + i) % lut_.size()]];
       if (o.gate == Op::Gate::Never || (o.gate == Op::Gate::Output && !field_truthy(outs.fields[o.gate_field], r))) {
         ++d.skipped;
         continue;

@@ -23,7 +23,8 @@ class BatchPhase {
   // A plan for `ops` (stmt lines) of frame `f` on `kernel`, or nullopt when the
   // phase cannot run this way (it writes cells, reads per-cycle outer values,
   // or shows one); the caller then renders op by op.
-  static std::optional<BatchPhase> plan(Frame& f, const std::vector<PreparedOp>& ops,
+  // Cycle c renders ops[lut[c % lut.size()]] (nb-rs's stanza).
+  static std::optional<BatchPhase> plan(Frame& f, const std::vector<PreparedOp>& ops, const std::vector<size_t>& lut,
                                         std::shared_ptr<const sim::NativeKernel> kernel);
 
   struct Done {
@@ -53,6 +54,7 @@ class BatchPhase {
   std::vector<unsigned char> template_;  // one input record with every extern set
   std::optional<size_t> cycle_offset_;
   std::vector<Op> ops_;
+  std::vector<size_t> lut_;
   sim::RecordBuffer in_, out_;
 };
 

@@ -37,41 +37,74 @@ struct Field {
 };
 
 // One op template: its rendered fields in the order written (`stmt`, `raw`,
-// `prepared`, or any other string field), an optional `if:` condition and
-// op-level bindings. A plain string op is one field named `stmt`.
+// `prepared`, or any other scalar field), an optional `if:` condition,
+// op-level bindings, its ratio in the stanza and its tags. A plain string op
+// is one field named `stmt`.
 struct OpDef {
-  std::string name;
+  std::string name;     // as nb-rs names it: the key, `name:`, or stmtN by position
   Mark at;
   std::vector<std::pair<std::string, Field>> fields;
   std::optional<Field> condition;  // if:
   std::optional<Field> bindings;   // op-level bindings (augment the enclosing scope)
+  std::optional<Field> ratio;      // ratio: (or params.ratio): its share of the stanza; absent is 1
+  // The op's tags with nb-rs's automatic ones (block, name, op; phase for a
+  // phase's op), later entries overriding earlier: what `tags=` filters match.
+  std::vector<std::pair<std::string, std::string>> tags;
+  int block = -1;                  // index into Workload::blocks for a block's op
+  bool map_form = false;           // written as a map of fields (nb-rs reads capture points in those)
+};
+
+// A block of `blocks:`: its ops join the top-level ops; its `bindings:` is
+// shared by them (added once to the kernel that renders them).
+struct BlockDef {
+  std::string name;
+  Mark at;
+  std::optional<Field> bindings;
 };
 
 enum class ScopeMode : uint8_t { Default, Clean, Inherit };
 
+// A for_each / for / for_combinations as written: the comprehension's text
+// (one entry for the string form; one per item of the list form, each a
+// sub-space), with the `where:` and `order:` written beside it.
+struct LoopSpec {
+  Mark at;                       // the key's place
+  std::string key;               // for_each, for or for_combinations (for messages)
+  std::vector<Field> entries;
+  bool list = false;             // written as a YAML list
+  std::optional<Field> where;
+  std::optional<Field> order;
+};
+
 struct PhaseDef {
   std::string name;
   Mark at;
-  std::optional<Field> cycles;    // a number or a `{...}` expression
+  std::optional<Field> cycles;    // a number, ===auto, or a `{...}` expression: the phase's stanzas
   std::optional<Field> bindings;  // the phase scope's kernel
   std::vector<OpDef> ops;
-  std::optional<Field> for_each;  // `for_each:` or `for:`: "v in SPEC[, w in SPEC]..."
+  std::optional<LoopSpec> for_each;
   ScopeMode loop_scope = ScopeMode::Default;
   ScopeMode iter_scope = ScopeMode::Default;
-  std::vector<std::string> tags;  // accepted; `tags:` map entries as "k:v", a list's items as they are
+  std::optional<Field> tags;      // a tag filter selecting top-level ops (a phase without ops of its own)
 };
 
-// A scenario step: a phase by name, or a loop over steps.
+// A scenario step: a phase by name, a loop over steps, another scenario
+// included, or a scope over steps that sets variables (`set:`) or has
+// bindings of its own (`bindings:`).
 struct Step {
-  enum class Kind : uint8_t { Phase, ForEach, DoWhile, DoUntil };
+  enum class Kind : uint8_t { Phase, ForEach, DoWhile, DoUntil, Include, Scope };
   Kind kind = Kind::Phase;
   Mark at;
   std::string phase;           // Phase: the phase's name (checked against `phases:` by the loader)
-  Field spec;                  // ForEach: the clause text; DoWhile/DoUntil: the condition
+  std::string scenario;        // Include: the scenario's name (checked, and cycles refused, by the loader)
+  LoopSpec loop;               // ForEach
+  Field spec;                  // DoWhile/DoUntil: the condition
   std::optional<std::string> counter;  // DoWhile/DoUntil: `counter:`, a name
+  std::vector<std::pair<std::string, Field>> set;  // Scope: `set:` NAME: VALUE, in order
+  std::optional<Field> bindings;                   // Scope: `bindings:` GK text
   ScopeMode loop_scope = ScopeMode::Default;  // ForEach/DoWhile/DoUntil
   ScopeMode iter_scope = ScopeMode::Default;
-  std::vector<Step> body;      // loops: `phases:`, nested steps
+  std::vector<Step> body;      // loops and scopes: `phases:`, nested steps
 };
 
 struct Scenario {
@@ -80,7 +113,8 @@ struct Scenario {
   std::vector<Step> steps;
 };
 
-// A key this runner accepts but does not act on (concurrency, rate, adapter, ...).
+// A key nb-rs acts on that this runner does not (concurrency, rate, report,
+// ...): what it does not change is said once on stderr, with its lines.
 struct IgnoredKey {
   std::string key;  // its key path
   Mark at;
@@ -92,10 +126,13 @@ struct Workload {
   std::optional<Field> description;
   std::vector<std::pair<std::string, Field>> params;  // in file order; values are text
   std::optional<Field> bindings;                      // the workload scope's kernel
-  std::vector<OpDef> ops;                             // top-level ops, then each block's, in order
+  std::vector<OpDef> ops;                             // top-level ops, or each block's, in order
+  std::vector<BlockDef> blocks;                       // in file order
+  std::vector<std::pair<std::string, std::string>> tags;  // the document's `tags:`, on every op
   std::vector<PhaseDef> phases;                       // in file order
   std::vector<Scenario> scenarios;                    // in file order
   std::vector<IgnoredKey> ignored;                    // in file order, each key path once
+  std::vector<std::string> warnings;                  // rendered: what the loader found odd but ran (a no-op step)
 
   const PhaseDef* find_phase(std::string_view name) const;
   const Scenario* find_scenario(std::string_view name) const;

@@ -1,6 +1,8 @@
 #include "workload/op_template.h"
 
+#include <algorithm>
 #include <cctype>
+#include <utility>
 
 namespace polydat::workload {
 
@@ -32,20 +34,67 @@ Mark mark_in(const Field& f, size_t offset) {
   }
   return m;
 }
+// nb-rs's capture point at s[i] == '[': `[name]`, `[name as alias]`,
+// `[(Type) name]`, `[@name]` (a name starts with a letter, '_' or '*').
+// Its end (past ']') and the source name, or nullopt when the '[' opens
+// something else (`[]`, `[42]`, `["a"]`, `[a, b]`): that '[' is text.
+std::optional<std::pair<size_t, Capture>> capture_at(std::string_view s, size_t i) {
+  auto blanks = [&](size_t& j) {
+    while (j < s.size() && std::isspace(static_cast<unsigned char>(s[j]))) ++j;
+  };
+  size_t j = i + 1;
+  blanks(j);
+  if (j < s.size() && s[j] == '(') {  // a type the capture asserts
+    while (j < s.size() && s[j] != ')') ++j;
+    if (j < s.size()) ++j;
+    blanks(j);
+  }
+  if (j < s.size() && s[j] == '@') {  // every row's value
+    ++j;
+    blanks(j);
+  }
+  const size_t name_at = j;
+  if (j >= s.size() || !(std::isalpha(static_cast<unsigned char>(s[j])) || s[j] == '_' || s[j] == '*'))
+    return std::nullopt;
+  auto name_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' || c == '*'; };
+  while (j < s.size() && name_char(s[j])) ++j;
+  Capture c{std::string(s.substr(name_at, j - name_at)), {}};
+  c.as = c.source;
+  blanks(j);
+  if (j + 2 < s.size() && (s[j] == 'a' || s[j] == 'A') && (s[j + 1] == 's' || s[j + 1] == 'S') &&
+      std::isspace(static_cast<unsigned char>(s[j + 2]))) {
+    j += 2;
+    blanks(j);
+    const size_t alias_at = j;
+    while (j < s.size() && name_char(s[j]) && s[j] != '*') ++j;
+    c.as = std::string(s.substr(alias_at, j - alias_at));
+  }
+  blanks(j);
+  if (j >= s.size() || s[j] != ']') return std::nullopt;
+  return std::pair<size_t, Capture>{j + 1, std::move(c)};
+}
 }  // namespace
 
 ir::Expected<OpTemplate, TemplateError> parse_template(const Field& field, const std::string& prefix,
-                                                       std::vector<InlineBinding>& inlines) {
+                                                       std::vector<InlineBinding>& inlines, bool captures) {
   OpTemplate t;
   const std::string& s = field.text;
   std::string literal;
   size_t points = 0;
+  bool inline_seen = false;  // an inline binding is text made per line, never one typed value
   auto flush = [&] {
     if (!literal.empty()) t.parts.push_back(TemplatePart{literal, false});
     literal.clear();
   };
   size_t i = 0;
   while (i < s.size()) {
+    if (captures && s[i] == '[')
+      if (auto c = capture_at(s, i)) {  // shown as its source name, as nb-rs sends it to the adapter
+        literal += c->second.source;
+        t.captures.push_back(std::move(c->second));
+        i = c->first;
+        continue;
+      }
     if (s[i] != '{') {
       literal += s[i++];
       continue;
@@ -78,6 +127,7 @@ ir::Expected<OpTemplate, TemplateError> parse_template(const Field& field, const
     if (!inline_form && is_identifier(body)) {
       t.parts.push_back(TemplatePart{std::string(body), true});
     } else {
+      inline_seen = true;
       const size_t body_at = s.find(body.front(), i + open);
       InlineBinding b{prefix + std::to_string(inlines.size()), std::string(body), mark_in(field, body_at)};
       t.parts.push_back(TemplatePart{b.name, true});
@@ -86,7 +136,16 @@ ir::Expected<OpTemplate, TemplateError> parse_template(const Field& field, const
     i = close + (inline_form ? 2 : 1);
   }
   flush();
-  if (points == 1 && t.parts.size() == 1 && t.parts[0].is_name) t.whole_name = t.parts[0].text;
+  // One `{name}` with only blanks around it is the value itself, blanks dropped (nb-rs's "pure token").
+  if (points == 1 && !inline_seen) {
+    auto blank = [](const TemplatePart& p) { return !p.is_name && trim(p.text).empty(); };
+    const auto name = std::find_if(t.parts.begin(), t.parts.end(), [](const TemplatePart& p) { return p.is_name; });
+    if (name != t.parts.end() && std::all_of(t.parts.begin(), t.parts.end(), [&](const TemplatePart& p) { return p.is_name || blank(p); })) {
+      const TemplatePart only = *name;
+      t.parts = {only};
+      t.whole_name = only.text;
+    }
+  }
   return t;
 }
 

@@ -19,8 +19,16 @@ struct TemplatePart {
   bool is_name = false;
 };
 
+// A capture point of nb-rs (`[name]`): a value the adapter's result would
+// give the op's scope. A stdout op has no result, so nothing is captured.
+struct Capture {
+  std::string source;  // the result's column
+  std::string as;      // the name it would bind
+};
+
 struct OpTemplate {
   std::vector<TemplatePart> parts;
+  std::vector<Capture> captures;  // the field's capture points, shown as their source names
   // The field is exactly one bind point: its name (json keeps the value's type).
   std::optional<std::string> whole_name;
 };
@@ -37,9 +45,10 @@ struct TemplateError {
 };
 
 // Parses `field`; inline bindings get names `prefix` + their index in
-// `inlines` and are appended to it.
+// `inlines` and are appended to it. With `captures` (a field of an op
+// written as a map, where nb-rs reads them), `[name]` is a capture point.
 ir::Expected<OpTemplate, TemplateError> parse_template(const Field& field, const std::string& prefix,
-                                                       std::vector<InlineBinding>& inlines);
+                                                       std::vector<InlineBinding>& inlines, bool captures = false);
 
 // An op ready to render: its fields' templates and the name its `if:` reads
 // (a plain name, or the inline binding made for an expression).

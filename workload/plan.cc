@@ -126,13 +126,15 @@ class Resolver {
 
 }  // namespace
 
-ir::Expected<PlanEntry, std::string> plan_entry(const Workload& w, Frame& phase, const std::vector<PreparedOp>& ops, uint64_t cycles) {
+ir::Expected<PlanEntry, std::string> plan_entry(const Workload& w, Frame& phase, const std::vector<PreparedOp>& ops,
+                                                const std::vector<size_t>& stanza, uint64_t cycles) {
   std::vector<Frame*> chain;
   for (Frame* f = &phase; f; f = f->parent()) chain.push_back(f);
   std::reverse(chain.begin(), chain.end());
   PlanEntry e;
   e.cycles = cycles;
   e.ops = ops;
+  e.stanza = stanza;
   for (Frame* f : chain) {
     PlanFrame pf;
     pf.label = f->label();

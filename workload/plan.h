@@ -60,6 +60,7 @@ struct PlanEntry {
   uint64_t cycles = 0;
   std::vector<PlanStage> stages;  // outermost first; the phase's own (when it has bindings) last
   std::vector<PreparedOp> ops;
+  std::vector<size_t> stanza;     // nb-rs's stanza: cycle c renders ops[stanza[c % stanza.size()]] (when its `if:` holds)
   std::map<std::string, ValueSource> names;  // every name the ops read (fields and `if:`)
   Mark at;                        // the phase's definition
 };
@@ -73,7 +74,8 @@ struct WorkloadPlan {
 // condition reads a cell, top-level ops) are errors with kind `hw-scenario`.
 ir::Expected<WorkloadPlan, std::string> plan_workload(const Workload& w, const RunOptions& options);
 
-// The entry of the phase run in frame `phase` (its kernel attached) with `ops`.
-ir::Expected<PlanEntry, std::string> plan_entry(const Workload& w, Frame& phase, const std::vector<PreparedOp>& ops, uint64_t cycles);
+// The entry of the phase run in frame `phase` (its kernel attached) with `ops` in `stanza`'s order.
+ir::Expected<PlanEntry, std::string> plan_entry(const Workload& w, Frame& phase, const std::vector<PreparedOp>& ops,
+                                                const std::vector<size_t>& stanza, uint64_t cycles);
 
 }  // namespace polydat::workload

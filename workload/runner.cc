@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -10,6 +11,8 @@
 #include "frontend/diagnostics.h"
 #include "sim/llvm/native_embed.h"
 #include "workload/batch_phase.h"
+#include "workload/comprehension.h"
+#include "workload/cursors.h"
 #include "workload/frame.h"
 #include "workload/op_template.h"
 #include "workload/plan.h"
@@ -26,7 +29,7 @@ using Status = ir::Expected<void, std::string>;
 constexpr size_t kFlushBytes = 1 << 16;
 constexpr uint64_t kProgressEvery = 1 << 16;
 constexpr uint64_t kBatchCycles = 4096;
-constexpr size_t kMaxClauses = 64;        // for_each clauses nest one level each  // cycles per native call in a batched phase
+constexpr int kMaxDepth = 256;            // steps inside loops, scopes and included scenarios
 
 // A phase's ops with their inline bindings, as fragments of the phase's kernel.
 struct PreparedOps {
@@ -66,12 +69,6 @@ std::string substitute_vars(const std::string& text, const Frame& f) {
   return out;
 }
 
-std::string replace_all(std::string text, const std::string& from, const std::string& to) {
-  for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
-    text.replace(at, from.size(), to);
-  return text;
-}
-
 bool mentions_var(const std::string& text, const std::string& var) {
   return text.find("{" + var + "}") != std::string::npos;
 }
@@ -82,11 +79,37 @@ class Runner {
          WorkloadPlan* plan = nullptr)
       : w_(w), o_(o), sink_(sink), explain_(explain), plan_(plan) {
     lib_paths_.push_back(std::filesystem::path(w.path).parent_path().string());
+    for (const PhaseDef& p : w.phases) phase_selects_ = phase_selects_ || p.tags.has_value();
     for (const std::string& p : o.lib_paths) lib_paths_.push_back(p);
   }
 
   ir::Expected<RunSummary, std::string> run() {
-    // Keys this runner does not act on, once each by name, with the lines they are on.
+    note_ignored_keys();
+    for (const std::string& w : w_.warnings) s_.warnings.push_back(w);
+    if (!explain_ && !plan_) {
+      // Every scope the scenario reaches is compiled and checked before the
+      // first line is written: a typo in the last phase stops the run here.
+      checking_ = true;
+      if (auto st = walk(); !st) return st.error();
+      checking_ = false;
+      const RunSummary checked = s_;
+      s_ = RunSummary{};
+      s_.compiles = checked.compiles;
+      s_.warnings = checked.warnings;
+    }
+    if (auto st = walk(); !st && !closed_) {
+      flush();
+      return st.error();
+    }
+    flush();
+    return s_;
+  }
+
+  const std::string& tree() const { return tree_; }
+
+ private:
+  // Keys nb-rs acts on and this runner does not, once each by name, with their lines.
+  void note_ignored_keys() {
     std::map<std::string, std::string> ignored;
     std::vector<std::string> order;
     for (const IgnoredKey& k : w_.ignored) {
@@ -97,8 +120,25 @@ class Runner {
       lines += (lines.empty() ? "" : ", ") + std::to_string(k.at.line);
     }
     for (const std::string& name : order)
-      s_.warnings.push_back("'" + name + "' is accepted and ignored by this runner (line" +
-                            (ignored[name].find(',') == std::string::npos ? " " : "s ") + ignored[name] + ")");
+      s_.warnings.push_back("'" + name + "' (line" + (ignored[name].find(',') == std::string::npos ? " " : "s ") +
+                            ignored[name] + ") is not acted on: " + not_acted_reason(name));
+  }
+
+  // What a stdout run here does instead of what nb-rs does with the key.
+  static std::string not_acted_reason(const std::string& key) {
+    if (key == "concurrency" || key == "stanza_concurrency" || key == "threads")
+      return "ops run one at a time, in cycle order (nb-rs's order with concurrency=1)";
+    if (key == "rate" || key == "stanzarate" || key == "delay") return "this runner does not pace ops against the clock";
+    if (key == "report" || key == "status_metrics" || key == "readouts" || key == "metrics" || key == "instrument" ||
+        key == "start-timers" || key == "stop-timers" || key == "emit")
+      return "this runner records no metrics and writes no reports";
+    if (key == "errors") return "a stdout op cannot fail, so there is nothing to route";
+    if (key == "checkpoint") return "this runner does not checkpoint or resume";
+    return "it configures nb-rs's adapters or result checks, which a stdout run does not have";
+  }
+
+  // The whole run once: the workload scope, then the scenario (or the top-level ops).
+  Status walk() {
     Frame root(nullptr, "workload", Seeding::Inherit);
     std::set<std::string> overridden;
     for (const auto& [name, field] : w_.params) {
@@ -113,8 +153,11 @@ class Runner {
     std::vector<Fragment> frags;
     if (w_.bindings) frags.push_back(fragment_of(*w_.bindings, root, false));
     PreparedOps top;
-    if (top_level_ops && !w_.ops.empty()) {
-      auto p = prepare_ops(w_.ops, root);
+    const std::vector<OpDef>& selected = top_ops(nullptr);
+    if (top_level_ops && !w_.ops.empty() && selected.empty())
+      return render_workload_error(w_.path, w_.text, {}, "tags= selects none of the workload's ops", "no-ops-selected");
+    if (top_level_ops && !selected.empty()) {
+      auto p = prepare_ops(selected, root);
       if (!p) return p.error();
       top = std::move(*p);
       frags.insert(frags.end(), top.fragments.begin(), top.fragments.end());
@@ -125,31 +168,24 @@ class Runner {
       if (auto a = root.attach(*c); !a) return a.error();
     }
     if (explain_) tree_ += "workload" + describe(root) + "\n";
-    Status st;
     if (top_level_ops) {
       if (plan_ && !w_.ops.empty())
         return render_workload_error(w_.path, w_.text, w_.ops.front().at,
                                      "top-level ops (a workload without phases) do not become hardware; put them in a phase",
                                      "hw-scenario");
-      if (!w_.ops.empty()) st = run_top_level(root, top);
-    } else {
-      if (!w_.ops.empty())
-        s_.warnings.push_back("the top-level ops are not run: this workload has phases (run them from a phase)");
-      auto steps = scenario_steps();
-      if (!steps) return steps.error();
-      st = exec_steps(*steps, root, 1);
+      if (w_.ops.empty()) return {};
+      return run_top_level(root, top);
     }
-    if (!st && !closed_) {
-      flush();
-      return st.error();
-    }
-    flush();
-    return s_;
+    if (!w_.ops.empty() && !checking_ && !phase_selects_)
+      s_.warnings.push_back("the top-level ops are not run: this workload has phases (run them from a phase)");
+    if (o_.tags && !checking_ && !phase_selects_)
+      s_.warnings.push_back("tags= selects among the top-level ops; the phases run their own ops, unfiltered (as nb-rs)");
+    auto steps = scenario_steps();
+    if (!steps) return steps.error();
+    return exec_steps(*steps, root, 1);
   }
 
-  const std::string& tree() const { return tree_; }
 
- private:
   // ---- scopes ----
 
   Fragment fragment_of(const Field& f, const Frame& vars, bool no_shadow) {
@@ -202,11 +238,14 @@ class Runner {
   ir::Expected<PreparedOps, std::string> prepare_ops(const std::vector<OpDef>& ops, const Frame& vars) {
     PreparedOps p;
     std::vector<InlineBinding> inlines;
+    std::set<int> blocks;  // a block's bindings join the kernel once, however many of its ops run there
     for (const OpDef& op : ops) {
+      if (op.block >= 0 && blocks.insert(op.block).second)
+        if (const auto& b = w_.blocks.at(static_cast<size_t>(op.block)).bindings) p.fragments.push_back(fragment_of(*b, vars, true));
       PreparedOp po;
       po.def = &op;
       for (const auto& [name, field] : op.fields) {
-        auto t = parse_template(field, "__inline_", inlines);
+        auto t = parse_template(field, "__inline_", inlines, op.map_form);
         if (!t) return render_workload_error(w_.path, w_.text, t.error().at, t.error().message, "op-template");
         po.fields.emplace_back(name, std::move(*t));
       }
@@ -352,6 +391,11 @@ class Runner {
   }
 
   Status exec_steps(const std::vector<Step>& steps, Frame& frame, int depth) {
+    if (depth > kMaxDepth)
+      return render_workload_error(w_.path, w_.text, steps.empty() ? Mark{} : steps.front().at,
+                                   "scenario steps (includes counted) nest more than " + std::to_string(kMaxDepth) +
+                                       " levels deep",
+                                   "nesting-too-deep");
     for (const Step& s : steps) {
       if (closed_) return {};
       Status st;
@@ -363,18 +407,58 @@ class Runner {
           break;
         }
         case Step::Kind::ForEach: {
-          Frame loop(&frame, "for_each " + s.spec.text, seeding(s.loop_scope, Seeding::Clean));
-          st = for_each(s.spec, loop, seeding(s.iter_scope, Seeding::Inherit), depth,
+          Frame loop(&frame, "for_each " + loop_text(s.loop), seeding(s.loop_scope, Seeding::Clean));
+          st = for_each(s.loop, loop, seeding(s.iter_scope, Seeding::Inherit), depth,
                         [&](Frame& iter) { return exec_steps(s.body, iter, depth + 1); },
-                        body_texts(s.body));
+                        body_texts(s.body, 0));
           break;
         }
         case Step::Kind::DoWhile:
         case Step::Kind::DoUntil: st = do_loop(s, frame, depth); break;
+        case Step::Kind::Include: {
+          // Transparent: the included scenario's steps run here, in this scope.
+          const Scenario* sc = w_.find_scenario(s.scenario);
+          if (!sc) return render_workload_error(w_.path, w_.text, s.at, "no scenario '" + s.scenario + "'", "unknown-scenario");
+          if (explain_) tree_ += indent(depth) + "scenario " + s.scenario + "\n";
+          st = exec_steps(sc->steps, frame, depth + (explain_ ? 1 : 0) + 1);
+          break;
+        }
+        case Step::Kind::Scope: st = run_scope(s, frame, depth); break;
       }
       if (!st) return st;
     }
     return {};
+  }
+
+  // `set:` (variables over its steps, as a loop variable is) or `bindings:`
+  // (a kernel of its own whose outputs its steps read); `scenarios:` alone.
+  Status run_scope(const Step& s, Frame& frame, int depth) {
+    if (s.set.empty() && !s.bindings) return exec_steps(s.body, frame, depth);
+    Frame scope(&frame, s.bindings ? "bindings" : "set", Seeding::Inherit);
+    std::string label;
+    for (const auto& [name, field] : s.set) {
+      // Like a param: `{name}` of the scopes around it is filled in first.
+      auto v = set_value(field, scope);
+      if (!v) return v.error();
+      label += (label.empty() ? "" : " ") + name + "=" + op_text(*v);
+      scope.set_var(name, std::move(*v), field.at);
+    }
+    if (s.bindings) {
+      auto c = compile("bindings", s.at, {fragment_of(*s.bindings, scope, false)}, frame);
+      if (!c) return c.error();
+      if (auto a = scope.attach(*c); !a) return a.error();
+    }
+    if (explain_) tree_ += indent(depth) + (s.bindings ? "bindings" + describe(scope) : "set " + label) + "\n";
+    return exec_steps(s.body, scope, depth + 1);
+  }
+
+  // A `set:` value: its text with `{name}` of params and variables filled in, typed as a param's.
+  ir::Expected<ir::Value, std::string> set_value(const Field& f, Frame& frame) {
+    FrameLookup look(frame, 0);
+    auto t = embed::interpolate_via_kernel(f.text, look);
+    if (look.error()) return *look.error();
+    if (!t) return field_error(f, t.error().to_string(), "field");
+    return param_value(*t);
   }
 
   // The texts of a phase that are compiled: its bindings, its ops' bindings,
@@ -394,18 +478,22 @@ class Runner {
   }
 
   // The bindings texts inside these steps (for a loop variable's class).
-  std::vector<std::string> body_texts(const std::vector<Step>& steps) {
+  std::vector<std::string> body_texts(const std::vector<Step>& steps, int depth) {
     std::vector<std::string> out;
+    if (depth > kMaxDepth) return out;
     for (const Step& s : steps) {
       if (s.kind == Step::Kind::Phase) {
         if (const PhaseDef* p = w_.find_phase(s.phase)) {
           auto texts = phase_texts(*p);
           out.insert(out.end(), texts.begin(), texts.end());
         }
-      } else {
-        auto inner = body_texts(s.body);
-        out.insert(out.end(), inner.begin(), inner.end());
+        continue;
       }
+      if (s.bindings) out.push_back(s.bindings->text);
+      for (const auto& [name, field] : s.set) out.push_back(field.text);
+      const Scenario* sc = s.kind == Step::Kind::Include ? w_.find_scenario(s.scenario) : nullptr;
+      auto inner = body_texts(sc ? sc->steps : s.body, depth + 1);
+      out.insert(out.end(), inner.begin(), inner.end());
     }
     return out;
   }
@@ -421,7 +509,7 @@ class Runner {
         if (s.counter) probe.set_var(*s.counter, ir::Value::integer(ir::TyKind::U64, i), s.at);
         auto c = eval_condition(s.spec, probe);
         if (!c) return c.error();
-        if (*c == until) break;
+        if (*c == until && !checking_) break;  // checking: the body is checked once whatever the condition says
       }
       if (i >= o_.max_loop_iterations)
         return render_workload_error(w_.path, w_.text, s.spec.content.line ? s.spec.content : s.at,
@@ -430,22 +518,64 @@ class Runner {
       Frame iter(&loop, "iteration " + std::to_string(i), seeding(s.iter_scope, Seeding::Clean));
       if (s.counter) iter.set_var(*s.counter, ir::Value::integer(ir::TyKind::U64, i), s.at);
       if (auto st = exec_steps(s.body, iter, depth + 1); !st) return st;
-      if (explain_ || closed_) break;
+      if (explain_ || checking_ || closed_) break;
     }
     return {};
   }
 
   // Each combination of a `for_each` clause list: "a in SPEC, b in SPEC(a)...".
-  Status for_each(const Field& spec, Frame& loop, Seeding iter_seeding, int depth,
+  static std::string loop_text(const LoopSpec& l) {
+    std::string t;
+    for (const Field& f : l.entries) t += (t.empty() ? "" : "; ") + f.text;
+    return t;
+  }
+
+  // Where a comprehension's error points: the field the place counts in.
+  Mark spec_mark(const LoopSpec& ls, const comprehension::Place& at) const {
+    const Field* f = &ls.entries.front();
+    if (at.part == comprehension::Part::Entry && at.entry < ls.entries.size()) f = &ls.entries[at.entry];
+    if (at.part == comprehension::Part::Where && ls.where) f = &*ls.where;
+    if (at.part == comprehension::Part::Order && ls.order) f = &*ls.order;
+    Mark m = f->content.line ? f->content : f->at;
+    const size_t nl = f->text.rfind('\n', at.offset ? at.offset - 1 : 0);
+    if (f->literal_block && nl != std::string::npos && nl < at.offset) {  // a block's later line: its own column
+      m.line += static_cast<uint32_t>(std::count(f->text.begin(), f->text.begin() + static_cast<long>(nl) + 1, '\n'));
+      m.col += static_cast<uint32_t>(at.offset - nl - 1);
+    } else {
+      m.col += static_cast<uint32_t>(std::min(at.offset, f->text.size()));
+    }
+    return m;
+  }
+
+  std::string spec_error(const LoopSpec& ls, const comprehension::SpecError& e) const {
+    return render_workload_error(w_.path, w_.text, spec_mark(ls, e.at), ls.key + ": " + e.message, e.kind);
+  }
+
+  // The comprehension a loop key writes (its text, the list form's sub-spaces, the sibling where: and order:).
+  ir::Expected<comprehension::Comprehension, std::string> comprehension_of(const LoopSpec& ls) const {
+    std::vector<std::string> texts;
+    for (const Field& f : ls.entries) texts.push_back(f.text);
+    auto c = ls.list ? comprehension::parse_entries(texts) : comprehension::parse(texts.front());
+    if (!c) return spec_error(ls, c.error());
+    if (ls.where)
+      if (auto st = comprehension::set_where(*c, ls.where->text); !st) return spec_error(ls, st.error());
+    if (ls.order)
+      if (auto st = comprehension::set_order(*c, ls.order->text); !st) return spec_error(ls, st.error());
+    return std::move(*c);
+  }
+
+  // Each tuple of a `for_each` comprehension, in nb-rs's order, runs `body` in an iteration of `loop`.
+  Status for_each(const LoopSpec& ls, Frame& loop, Seeding iter_seeding, int depth,
                   const std::function<Status(Frame&)>& body, const std::vector<std::string>& texts) {
-    auto clauses = split_clauses(spec);
-    if (!clauses) return clauses.error();
-    if (clauses->size() > kMaxClauses)
-      return field_error(spec, "a for_each of " + std::to_string(clauses->size()) + " clauses; at most " +
-                                   std::to_string(kMaxClauses) + " nest", "bad-spec");
+    for (const Field& f : ls.entries)
+      if (auto st = plannable(f, f.text, loop); !st) return st;
+    if (ls.where)
+      if (auto st = plannable(*ls.where, ls.where->text, loop); !st) return st;
+    auto c = comprehension_of(ls);
+    if (!c) return c.error();
     if (explain_) {
-      tree_ += indent(depth) + "for_each " + spec.text + "\n";
-      for (const auto& [var, _] : *clauses) {
+      tree_ += indent(depth) + ls.key + " " + loop_text(ls) + "\n";
+      for (const std::string& var : comprehension::coordinate_names(*c)) {
         bool structural = false;
         for (const std::string& t : texts) structural = structural || mentions_var(t, var);
         tree_ += indent(depth + 1) + "variable " + var + ": " +
@@ -454,78 +584,22 @@ class Runner {
                  "\n";
       }
     }
-    std::vector<std::pair<std::string, ir::Value>> chosen;
-    std::function<Status(size_t)> level = [&](size_t c) -> Status {
-      if (c == clauses->size()) {
-        std::string label = "iteration";
-        for (const auto& [n, v] : chosen) label += " " + n + "=" + op_text(v);
-        Frame iter(&loop, label, iter_seeding);
-        for (const auto& [n, v] : chosen) iter.set_var(n, v, spec.at);
-        return body(iter);
-      }
-      embed::MapLookup earlier;
-      for (const auto& [n, v] : chosen) earlier.set(n, v);
-      FrameLookup outer(loop, 0);
-      embed::Layered look(earlier, outer);
-      // Params and outer loop variables are substituted as text first (nb-rs substitutes params
-      // when it loads a workload), so "v in {list}" iterates the list a param holds.
-      std::string spec_text = (*clauses)[c].second;
-      if (auto st = plannable(spec, spec_text, loop); !st) return st;
-      for (const auto& [n, v] : chosen) spec_text = replace_all(spec_text, "{" + n + "}", op_text(v));
-      auto values = embed::evaluate_spec(substitute_vars(spec_text, loop), look);
-      if (outer.error()) return *outer.error();
-      if (!values) return field_error(spec, "for_each '" + (*clauses)[c].first + "': " + values.error().to_string(), "bad-spec");
-      for (const ir::Value& v : *values) {
-        chosen.emplace_back((*clauses)[c].first, v);
-        auto st = level(c + 1);
-        chosen.pop_back();
-        if (!st) return st;
-        if (explain_ || closed_) break;
-      }
-      return {};
-    };
-    return level(0);
-  }
-
-  // "v in SPEC" clauses, split where ", NAME in " starts the next one.
-  ir::Expected<std::vector<std::pair<std::string, std::string>>, std::string> split_clauses(const Field& f) {
-    const std::string& t = f.text;
-    std::vector<size_t> starts;  // where each clause's variable begins
-    auto clause_at = [&](size_t i) -> std::optional<size_t> {  // the spec's start if "NAME in " is at i
-      while (i < t.size() && t[i] == ' ') ++i;
-      size_t j = i;
-      while (j < t.size() && (std::isalnum(static_cast<unsigned char>(t[j])) || t[j] == '_')) ++j;
-      if (j == i || !is_identifier(t.substr(i, j - i))) return std::nullopt;
-      size_t k = j;
-      while (k < t.size() && t[k] == ' ') ++k;
-      if (k == j || t.compare(k, 3, "in ") != 0) return std::nullopt;
-      return i;
-    };
-    int nest = 0;
-    bool quoted = false;
-    if (auto s = clause_at(0)) starts.push_back(*s);
-    else return field_error(f, "a for_each clause reads 'NAME in SPEC'", "bad-spec");
-    for (size_t i = 0; i < t.size(); ++i) {
-      const char c = t[i];
-      if (c == '"') quoted = !quoted;
-      if (quoted) continue;
-      if (c == '(' || c == '[' || c == '{') ++nest;
-      if ((c == ')' || c == ']' || c == '}') && nest > 0) --nest;
-      if (c == ',' && nest == 0)
-        if (auto s = clause_at(i + 1)) starts.push_back(*s);
+    FrameLookup outer(loop, 0);
+    comprehension::Env env{outer, cursor_extents(loop), false, [&](const comprehension::SpecError& e) {
+                             if (!checking_) s_.warnings.push_back(spec_error(ls, e));
+                           }};
+    auto tuples = comprehension::evaluate(*c, env);
+    if (outer.error()) return *outer.error();
+    if (!tuples) return spec_error(ls, tuples.error());
+    for (const comprehension::Tuple& t : *tuples) {
+      std::string label = "iteration";
+      for (const auto& [n, v] : t) label += " " + n + "=" + op_text(v);
+      Frame iter(&loop, label, iter_seeding);
+      for (const auto& [n, v] : t) iter.set_var(n, v, ls.at);
+      if (auto st = body(iter); !st) return st;
+      if (explain_ || closed_) break;
     }
-    std::vector<std::pair<std::string, std::string>> out;
-    for (size_t n = 0; n < starts.size(); ++n) {
-      size_t end = n + 1 < starts.size() ? t.rfind(',', starts[n + 1]) : t.size();
-      const std::string clause = t.substr(starts[n], end - starts[n]);
-      const size_t in = clause.find(" in ");
-      std::string var = clause.substr(0, in);
-      while (!var.empty() && var.back() == ' ') var.pop_back();
-      std::string spec = clause.substr(in + 4);
-      while (!spec.empty() && spec.front() == ' ') spec.erase(0, 1);
-      out.emplace_back(var, spec);
-    }
-    return out;
+    return {};
   }
 
   // ---- phases ----
@@ -541,7 +615,20 @@ class Runner {
     Frame f(&parent, "phase " + p.name, Seeding::Inherit);
     std::vector<Fragment> frags;
     if (p.bindings) frags.push_back(fragment_of(*p.bindings, f, false));
-    auto ops = prepare_ops(p.ops, f);
+    const std::vector<OpDef>* phase_ops = &p.ops;
+    if (p.tags) {  // a phase without ops of its own runs the top-level ops its filter selects
+      auto filter = TagFilter::parse(p.tags->text);
+      if (!filter) {
+        Mark at = p.tags->content;
+        at.col += static_cast<uint32_t>(filter.error().offset);
+        return render_workload_error(w_.path, w_.text, at, filter.error().message, filter.error().kind);
+      }
+      phase_ops = &top_ops(&*filter);
+      if (phase_ops->empty())
+        return field_error(*p.tags, "tags: '" + p.tags->text + "' selects none of the workload's top-level ops",
+                           "no-ops-selected");
+    }
+    auto ops = prepare_ops(*phase_ops, f);
     if (!ops) return ops.error();
     frags.insert(frags.end(), ops->fragments.begin(), ops->fragments.end());
     if (!frags.empty()) {
@@ -549,18 +636,36 @@ class Runner {
       if (!c) return c.error();
       if (auto a = f.attach(*c); !a) return a.error();
     }
-    uint64_t cycles = 1;
-    if (p.cycles) {
+    auto stanza = stanza_of(ops->ops);
+    if (!stanza) return stanza.error();
+    // `cycles:` counts stanzas (nb-rs): the phase runs stanzas x stanza length ordinals.
+    uint64_t stanzas = 1;
+    if (p.cycles && !is_auto(*p.cycles)) {
       auto n = eval_count(*p.cycles, f);
       if (!n) return n.error();
-      cycles = *n;
+      stanzas = *n;
     }
+    const uint64_t length = stanza->size();
+    if (length && stanzas > UINT64_MAX / length)
+      return field_error(*p.cycles, std::to_string(stanzas) + " stanzas of " + std::to_string(length) +
+                                        " ops are more cycles than a u64 counts", "bad-count");
+    uint64_t first = 0, cycles = stanzas * length;
+    auto drive = cursor_driven(f, p.cycles ? &*p.cycles : nullptr, "phase '" + p.name + "'");
+    if (!drive) return drive.error();
+    if (*drive) first = (*drive)->first, cycles = (*drive)->end - (*drive)->first;
+    if (checking_) return check_ops(*ops, f);
     if (explain_) {
-      tree_ += indent(depth) + "phase " + p.name + " (" + std::to_string(cycles) + " cycles)" + describe(f) + "\n";
+      tree_ += indent(depth) + "phase " + p.name + " (" + std::to_string(cycles) + " cycles" +
+               (*drive ? ", from " + std::to_string(first) + ": cursor " + (*drive)->cursor : std::string()) + ")" +
+               describe(f) + "\n";
+      return {};
+    }
+    if (length == 0) {
+      s_.warnings.push_back("phase '" + p.name + "' has no ops: nothing runs (nb-rs skips it too)");
       return {};
     }
     if (plan_) {
-      auto e = plan_entry(w_, f, ops->ops, cycles);
+      auto e = plan_entry(w_, f, ops->ops, *stanza, cycles);
       if (!e) return e.error();
       e->phase = p.name;
       e->at = p.at;
@@ -572,11 +677,66 @@ class Runner {
     }
     ++s_.phases;
     if (o_.phase_run_starts) o_.phase_run_starts(flushed_ + buf_.size(), s_.ops);
-    uint64_t c = 0;
-    if (o_.format == LineFormat::Stmt && f.scope() && f.scope()->native) {
-      if (auto batch = BatchPhase::plan(f, ops->ops, f.scope()->native)) {
-        while (c < cycles && !closed_) {
-          const size_t n = static_cast<size_t>(std::min<uint64_t>(cycles - c, kBatchCycles));
+    return run_ordinals(f, ops->ops, *stanza, first, first + cycles);
+  }
+
+  // nb-rs's rule: a scope whose own kernel declares a cursor runs the cursor's
+  // ordinals, whatever `cycles` says (a `cycles` given is noted, not acted on).
+  // Plan mode refuses it (workload/cursors.h).
+  ir::Expected<std::optional<CursorRange>, std::string> cursor_driven(Frame& f, const Field* cycles, const std::string& what) {
+    if (plan_)
+      if (auto st = refuse_cursors_in_hardware(f); !st) return st.error();
+    auto r = cursor_range(f);
+    if (!r || !*r) return r;
+    if (cycles && !checking_ && !explain_) {
+      const std::string note = what + ": `cycles: " + cycles->text + "` (line " +
+                               std::to_string(cycles->at.line) + ") is not acted on: cursor '" + (*r)->cursor +
+                               "' sets the cycles it runs (nb-rs's rule)";
+      if (std::find(s_.warnings.begin(), s_.warnings.end(), note) == s_.warnings.end()) s_.warnings.push_back(note);
+    }
+    return r;
+  }
+
+  static bool is_auto(const Field& f) {
+    std::string t = f.text;
+    t.erase(std::remove(t.begin(), t.end(), ' '), t.end());
+    return t.empty() || t == "===auto" || t == "==auto";
+  }
+
+  // nb-rs's stanza: cycle c runs op lut[c % lut.size()], the ops' ratios laid out by seq=.
+  ir::Expected<std::vector<size_t>, std::string> stanza_of(const std::vector<PreparedOp>& ops) {
+    if (ops.empty()) return std::vector<size_t>{};
+    std::vector<uint64_t> ratios;
+    for (const PreparedOp& op : ops) {
+      auto r = op_ratio({op.def->ratio ? &*op.def->ratio : nullptr});
+      if (!r) return render_workload_error(w_.path, w_.text, r.error().at, r.error().message, "bad-ratio");
+      ratios.push_back(*r);
+    }
+    auto seq = OpSequence::build(ratios, o_.sequencer);
+    if (!seq) {
+      const Mark at = seq.error().op ? ops[*seq.error().op].def->at : ops.front().def->at;
+      return render_workload_error(w_.path, w_.text, at, seq.error().message, seq.error().kind);
+    }
+    return std::vector<size_t>(seq->slots().begin(), seq->slots().end());
+  }
+
+  // The top-level ops tags= keeps, and of those the ones `filter` (a phase's tags:) keeps.
+  const std::vector<OpDef>& top_ops(const TagFilter* filter) {
+    if (!o_.tags && !filter) return w_.ops;
+    auto& kept = selections_.emplace_back();
+    for (const OpDef& op : w_.ops)
+      if ((!o_.tags || o_.tags->matches(op.tags)) && (!filter || filter->matches(op.tags))) kept.push_back(op);
+    return kept;
+  }
+
+  // Cycles first..end-1, each evaluating the scope's kernel and rendering its op of the stanza.
+  Status run_ordinals(Frame& f, const std::vector<PreparedOp>& ops, const std::vector<size_t>& lut, uint64_t first,
+                      uint64_t end) {
+    uint64_t c = first;
+    if (o_.render.format == LineFormat::Stmt && o_.render.fields.empty() && f.scope() && f.scope()->native) {
+      if (auto batch = BatchPhase::plan(f, ops, lut, f.scope()->native)) {
+        while (c < end && !closed_) {
+          const size_t n = static_cast<size_t>(std::min<uint64_t>(end - c, kBatchCycles));
           const BatchPhase::Done d = batch->render(c, n, buf_);
           c += d.rows;
           s_.cycles += d.rows;
@@ -588,36 +748,50 @@ class Runner {
         }
       }
     }
-    for (; c < cycles && !closed_; ++c) {
+    for (; c < end && !closed_; ++c) {
       if (auto e = f.evaluate(c, true); !e) return e.error();
-      for (const PreparedOp& op : ops->ops)
-        if (auto st = render(op, f, c); !st) return st;
+      if (auto st = render(ops[lut[c % lut.size()]], f, c); !st) return st;
       ++s_.cycles;
     }
     return {};
   }
 
+  // Checking: every name an op shows or tests is visible from its scope.
+  Status check_ops(const PreparedOps& ops, const Frame& f) {
+    for (const PreparedOp& op : ops.ops) {
+      auto known = [&](const std::string& name) {
+        return name == "cycle" || f.visible().count(name) > 0 || (f.scope() && f.scope()->output_index.count(name) > 0);
+      };
+      if (op.condition && !known(*op.condition)) return unbound_op_name(w_, *op.def, *op.condition);
+      for (const auto& [field, t] : op.fields)
+        for (const TemplatePart& part : t.parts)
+          if (part.is_name && !known(part.text)) return unbound_op_name(w_, *op.def, part.text);
+    }
+    return {};
+  }
+
+  // Top-level ops: `cycles` (a param or cycles=N) counts ordinals, one op each; one stanza by default.
   Status run_top_level(Frame& root, const PreparedOps& ops) {
-    uint64_t cycles = ops.ops.size();
+    auto stanza = stanza_of(ops.ops);
+    if (!stanza) return stanza.error();
+    uint64_t cycles = stanza->size();
     if (const ir::Value* v = root.find_var("cycles")) {
       Field f;
       f.text = op_text(*v);
       f.key = "cycles";
-      auto n = eval_count(f, root);
-      if (!n) return n.error();
-      cycles = *n;
+      if (!is_auto(f)) {
+        auto n = eval_count(f, root);
+        if (!n) return n.error();
+        cycles = *n;
+      }
     }
+    if (checking_) return check_ops(ops, root);
     if (explain_) {
       tree_ += "  top-level ops (" + std::to_string(cycles) + " cycles, one op each in turn)\n";
       return {};
     }
     ++s_.phases;
-    for (uint64_t c = 0; c < cycles && !closed_; ++c) {
-      if (auto e = root.evaluate(c, true); !e) return e.error();
-      if (auto st = render(ops.ops[c % ops.ops.size()], root, c); !st) return st;
-      ++s_.cycles;
-    }
-    return {};
+    return run_ordinals(root, ops.ops, *stanza, 0, cycles);  // a cursor here does not drive them (nb-rs)
   }
 
   // Plan mode: the first name in `text` that is a shared cell, or a binding
@@ -691,7 +865,11 @@ class Runner {
         return {};
       }
     }
-    auto st = render_op_line(op, o_.format, [&](const std::string& name) { return value_of(f, name, cycle, *op.def); }, buf_);
+    if (!header_done_) {  // nb-rs's header row: once per run, before the first line
+      render_header(op, o_.render, buf_);
+      header_done_ = true;
+    }
+    auto st = render_op_line(op, o_.render, [&](const std::string& name) { return value_of(f, name, cycle, *op.def); }, buf_);
     if (!st) return st;
     ++s_.ops;
     if (o_.progress && s_.ops % kProgressEvery == 0) o_.progress(s_.cycles, s_.ops);
@@ -741,6 +919,10 @@ class Runner {
   const RunOptions& o_;
   const std::function<bool(const std::string&)>* sink_;
   bool explain_;
+  bool checking_ = false;  // the pass before the run: scopes compiled and checked, nothing rendered
+  bool header_done_ = false;
+  bool phase_selects_ = false;                    // some phase picks top-level ops by tags:
+  std::deque<std::vector<OpDef>> selections_;     // the ops tag filters kept (PreparedOp points into them)
   WorkloadPlan* plan_;  // plan mode: phases are recorded, not run
   std::vector<std::string> lib_paths_;
   std::map<std::string, std::shared_ptr<const CompiledScope>> cache_;

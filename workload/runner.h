@@ -17,7 +17,9 @@
 #include "frontend/embed.h"
 #include "ir/expected.h"
 #include "workload/model.h"
+#include "workload/op_sequence.h"
 #include "workload/render.h"
+#include "workload/tag_filter.h"
 
 namespace polydat::workload {
 
@@ -26,7 +28,9 @@ struct RunOptions {
   std::string scenario;                                        // empty: `default`, else every phase in order
   std::vector<std::pair<std::string, std::string>> overrides;  // name=value from the command line
   bool native = false;                                         // the LLVM engine (else the interpreter)
-  LineFormat format = LineFormat::Stmt;
+  RenderOptions render;                                        // format=, separator=, header=, fields=
+  Sequencer sequencer = Sequencer::Bucket;                     // seq=: how a stanza lays out its ops' ratios
+  std::optional<TagFilter> tags;                               // tags=: which top-level ops run
   std::vector<std::string> lib_paths;                          // -L folders for the kernels' calls
   uint64_t max_loop_iterations = 1000000;                      // a do_while/do_until past this is an error
   // Called about every 64K ops with the cycles and ops so far (the progress line).

@@ -370,12 +370,18 @@ ir::Expected<ScopeModule, ContractViolation> SubcontextBuilder::finalize() const
     const auto wt = std::find_if(m.write_throughs.begin(), m.write_throughs.end(),
                                  [&](const WriteThrough& w) { return w.output == p.name; });
     if (wt != m.write_throughs.end()) {
-      if (wt->combine != frontend::Combine::Count && !writable_into(p.ty, wt->ty)) {
+      // Into a bool cell an integer goes as into `x: bool := ...`: only one known to be 0 or 1 (a comparison).
+      std::string refusal;
+      if (wt->combine != frontend::Combine::Count && wt->ty.is_bool() && p.ty.is_int() && !p.zero_or_one)
+        refusal = "only a comparison (a 0 or 1) becomes a bool by itself: write `(...) as bool` or `... != 0`";
+      else if (wt->combine != frontend::Combine::Count && !writable_into(p.ty, wt->ty))
+        refusal = "convert it explicitly";
+      if (!refusal.empty()) {
         const VisibleName& cell = parent_.names.at(wt->cell);
         return fail(ContractViolation::Kind::WriteType, wt->cell,
                     "binding '" + wt->cell + "' of " + label_ + " writes a " + ir::ty_label(p.ty) +
                         " value into shared cell '" + wt->cell + "' (" + ir::ty_label(wt->ty) + ", declared in " +
-                        where(cell) + "); convert it explicitly",
+                        where(cell) + "); " + refusal,
                     pl.file_mark(p.span.start));
       }
       continue;

@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <system_error>
 
+#include "ir/partition.h"
+
 namespace polydat::workload {
 
 namespace {
@@ -76,8 +78,13 @@ void render_op_value(std::string& out, const ir::Value& v) {
     case ir::TyKind::F32: fixed_float(out, v.as_f32()); return;
     case ir::TyKind::Str: out += v.as_str(); return;
     case ir::TyKind::Bool: out += v.as_bool() ? "true" : "false"; return;
-    case ir::TyKind::Tuple:
     case ir::TyKind::Struct:
+      if (auto p = ir::as_partition(v)) {  // nb-rs shows a partition as its Display text
+        out += ir::partition_display(*p);
+        return;
+      }
+      [[fallthrough]];
+    case ir::TyKind::Tuple:
     case ir::TyKind::Unit: out += ir::render(v); return;
     default: {
       char buf[24];

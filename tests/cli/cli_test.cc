@@ -35,7 +35,7 @@ const char* kKinds =
     "neg := -(cycle as i8)\n"
     "half := cycle as f64 * scale\n"
     "third := cycle as f32 / 3.0\n"
-    "even := cycle % 2 == 0\n"
+    "even: bool := cycle % 2 == 0\n"  // a bool (a comparison alone is the u64 1 or 0)
     "name := \"k,{cycle}\"\n";
 
 // Two inputs and two externs, one without a default.
@@ -717,9 +717,9 @@ TEST_CASE("cli: a kernel named like a library module it calls gets the module, n
 
 TEST_CASE("cli: check suggests the library's name for a near miss and says which nb-rs functions are missing") {
   Sandbox s;
-  s.file("near.gk", "input cycle: u64\nv := cycle_wlak(cycle, 100)\nw := default_or(cycle)\n");
+  s.file("near.gk", "input cycle: u64\nv := cycle_wlak(cycle, 100)\nw := fft_analyze(cycle)\n");
   const Run r = s.run({"check", "near.gk"});
   CHECK(r.status == 1);
   CHECK(contains(r.err, "near.gk:2:6: error: unknown function 'cycle_wlak'; did you mean 'cycle_walk'? [unknown-function]"));
-  CHECK(contains(r.err, "near.gk:3:6: error: unknown function 'default_or': nb-rs has it, polydat's library does not yet"));
+  CHECK(contains(r.err, "near.gk:3:6: error: unknown function 'fft_analyze': nb-rs has it, polydat's library does not yet"));
 }

@@ -114,7 +114,7 @@ TEST_CASE("run command: --format csv and jsonl, every field of the op") {
          "    bindings: |\n"
          "      input cycle: u64\n"
          "      ratio := (cycle as f64) / 4.0 + 1.0\n"
-         "      flag := cycle == 1\n"
+         "      flag: bool := cycle == 1\n"
          "      name := \"q\\\"{cycle}\"\n"
          "      neg := (cycle as i64) - 5\n"
          "    ops:\n"
@@ -127,7 +127,7 @@ TEST_CASE("run command: --format csv and jsonl, every field of the op") {
   const Run typed = s.run({"run", "typed.yaml", "--format", "jsonl"});
   CHECK(typed.status == 0);
   CHECK(typed.out ==
-        "{\"r\":1,\"f\":false,\"s\":\"q\\\"0\",\"i\":-5,\"t\":\"x 1\"}\n"
+        "{\"r\":1.0,\"f\":false,\"s\":\"q\\\"0\",\"i\":-5,\"t\":\"x 1\"}\n"
         "{\"r\":1.25,\"f\":true,\"s\":\"q\\\"1\",\"i\":-4,\"t\":\"x 1.25\"}\n");
   const Run typed_csv = s.run({"run", "typed.yaml", "--format", "csv"});
   CHECK(typed_csv.status == 0);
@@ -252,6 +252,50 @@ TEST_CASE("run command: an error in a bindings block is shown at its line and co
     CHECK(lines[2].find('^') == at + 11);
     CHECK(lines[2].find_first_not_of(' ') == at + 11);
   }
+}
+
+TEST_CASE("run command: nb-rs's form `run workload=FILE k=v`, its parameters acted on, noted or refused by name") {
+  Sandbox s;
+  s.file("two.yaml", kTwo);
+  const Run plain = s.run({"run", "two.yaml", "cycles=2"});
+  const Run nbrs = s.run({"run", "workload=two.yaml", "cycles=2"});
+  CHECK(nbrs.status == 0);
+  CHECK(nbrs.out == plain.out);
+  const Run csv = s.run({"run", "workload=two.yaml", "scenario=only_second", "format=csv", "header=true"});
+  CHECK(csv.status == 0);
+  CHECK(csv.out == "stmt\nsecond phase\n");
+  // A typo stops the run before any line, with nb-rs's words.
+  const Run typo = s.run({"run", "two.yaml", "trhreads=4"});
+  CHECK(typo.status == 2);
+  CHECK(typo.out.empty());
+  CHECK(contains(typo.err, "unrecognized parameter 'trhreads='"));
+  const Run cql = s.run({"run", "two.yaml", "adapter=cql"});
+  CHECK(cql.status == 2);
+  CHECK(contains(cql.err, "[unsupported-adapter]"));
+  const Run noted = s.run({"run", "two.yaml", "concurrency=4"});
+  CHECK(noted.status == 0);
+  CHECK(contains(noted.err, "note: concurrency=4 is not acted on"));
+  CHECK(noted.out == s.run({"run", "two.yaml"}).out);
+  const Run both = s.run({"run", "two.yaml", "workload=two.yaml"});
+  CHECK(both.status == 2);
+  const Run file = s.run({"run", "two.yaml", "filename=lines.txt"});
+  CHECK(file.status == 0);
+  CHECK(file.out.empty());
+  CHECK(polydat::testing::read_file(s.path() / "lines.txt") == s.run({"run", "two.yaml"}).out);
+}
+
+TEST_CASE("run command: a typo in the second phase's bindings stops the run before the first phase's lines") {
+  Sandbox s;
+  s.file("late.yaml", "phases:\n  first:\n    ops: {o: first}\n  second:\n    bindngs: |\n      x := 1\n");
+  const Run key = s.run({"run", "late.yaml"});
+  CHECK(key.status == 1);
+  CHECK(key.out.empty());
+  CHECK(contains(key.err, "late.yaml:5:5: error: 'bindngs' is not a key of phase 'second'; did you mean 'bindings'?"));
+  s.file("late2.yaml", "phases:\n  first:\n    ops: {o: first}\n  second:\n    bindings: |\n      x := hsah(cycle)\n    ops: {o: \"{x}\"}\n");
+  const Run name = s.run({"run", "late2.yaml"});
+  CHECK(name.status == 1);
+  CHECK(name.out.empty());
+  CHECK(contains(name.err, "late2.yaml:6:12: error:"));
 }
 
 }  // namespace

@@ -81,5 +81,21 @@ TEST_CASE("--partition on a kernel file is a usage error") {
   CHECK(contains(r.err, "--partition is for a workload (.yaml); 'k.gk' is a kernel"));
 }
 
+TEST_CASE("cosim, emit-sv WORKLOAD.yaml: a kernel's stimulus flags and an unknown parameter are refused, not ignored") {
+  Sandbox s;
+  s.file("budget.yaml", polydat::testing::read_file(kExamples / "budget.yaml"));
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"cosim", "budget.yaml", "--cycles", "5"}, {"cosim", "budget.yaml", "--set", "x=1"},
+        {"cosim", "budget.yaml", "--trace", "t.vcd"}, {"cosim", "budget.yaml", "trhreads=4"},
+        {"emit-sv", "budget.yaml", "-o", "out", "format=csv"}, {"emit-sv", "budget.yaml", "-o", "out", "cyles=3"}}) {
+    CAPTURE(args.back());
+    const Run r = s.run(args);
+    CHECK(r.status == 2);
+    CHECK(r.out.empty());
+  }
+  const Run typo = s.run({"cosim", "budget.yaml", "trhreads=4"});
+  CHECK(contains(typo.err, "unrecognized parameter 'trhreads='"));
+}
+
 }  // namespace
 }  // namespace polydat::clitest

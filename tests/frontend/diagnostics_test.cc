@@ -35,6 +35,7 @@ const Expectation kCases[] = {
     {DiagKind::InvalidNumber, "y := 0b102\n", 1, 6},
     {DiagKind::InvalidPattern, "input s: str\nv := regex_match(s, \"a(\")\n", 2, 21},
     {DiagKind::AssertionFailed, "v := in_range(0, 1, 10)\n", 1, 15},
+    {DiagKind::BadPartitionSpec, "cursor q = range(0, 10) over \"50%..20%\"\ny := q\n", 1, 30},
     {DiagKind::IntegerTooLarge, "y := 18446744073709551616\n", 1, 6},
     {DiagKind::Syntax, "y := (1 + 2\nz := 3\n", 2, 1},
     {DiagKind::NestingTooDeep, nullptr, 1, 0},  // built below

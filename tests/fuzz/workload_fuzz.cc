@@ -49,6 +49,13 @@ void check_op(std::string_view text, const OpDef& op) {
   for (const auto& [name, f] : op.fields) check_field(text, f);
   if (op.condition) check_field(text, *op.condition);
   if (op.bindings) check_field(text, *op.bindings);
+  if (op.ratio) check_field(text, *op.ratio);
+}
+
+void check_loop(std::string_view text, const LoopSpec& l) {
+  for (const Field& f : l.entries) check_field(text, f);
+  if (l.where) check_field(text, *l.where);
+  if (l.order) check_field(text, *l.order);
 }
 
 void check_step(const Workload& w, const Step& s, int depth) {
@@ -57,7 +64,11 @@ void check_step(const Workload& w, const Step& s, int depth) {
     if (!w.find_phase(s.phase) || !s.body.empty()) __builtin_trap();
     return;
   }
-  check_field(w.text, s.spec);
+  if (s.kind == Step::Kind::Include && !w.find_scenario(s.scenario)) __builtin_trap();
+  if (s.kind == Step::Kind::DoWhile || s.kind == Step::Kind::DoUntil) check_field(w.text, s.spec);
+  check_loop(w.text, s.loop);
+  for (const auto& [name, f] : s.set) check_field(w.text, f);
+  if (s.bindings) check_field(w.text, *s.bindings);
   for (const Step& b : s.body) check_step(w, b, depth + 1);
 }
 
@@ -82,7 +93,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (const PhaseDef& p : w.phases) {
     if (p.cycles) check_field(text, *p.cycles);
     if (p.bindings) check_field(text, *p.bindings);
-    if (p.for_each) check_field(text, *p.for_each);
+    if (p.for_each) check_loop(text, *p.for_each);
     for (const OpDef& op : p.ops) check_op(text, op);
   }
   for (const Scenario& s : w.scenarios)

@@ -379,8 +379,8 @@ TEST_CASE("facts worked out by hand") {
   CHECK(facts_of_output("input (x: u64, y: u64)\nr := (x & 0xF) * (y & 0xF)\n", "r").hi == 225);
   CHECK(facts_of_output("input (x: u64, y: u64)\nr := (x << 3) + (y << 5)\n", "r").low_zeros() == 3);
   CHECK(facts_of_output("input (x: u64, y: u64)\nr := (x << 3) * (y << 5)\n", "r").low_zeros() == 8);
-  // A comparison that its ranges decide.
-  f = facts_of_output("input x: u64\nr := (x & 0xF) < 16\n", "r");
+  // A comparison that its ranges decide (declared bool: its one bit, not the u64 1 or 0).
+  f = facts_of_output("input x: u64\nr: bool := (x & 0xF) < 16\n", "r");
   CHECK((f.width == 1 && f.is_constant() && f.lo == 1));
   // A table: the OR and AND of the entries an index can select.
   Dfg g;

@@ -135,7 +135,7 @@ TEST_CASE("a kernel's outputs are its output struct's fields, one port per scala
       "input (x: u64, small: u8, flag: bool)\n"
       "a := x + 1\n"
       "b := small * 3\n"
-      "c := flag & (x > 5)\n");
+      "c: bool := flag & (x > 5)\n");  // a comparison is a u64 1 or 0: declared bool
   CHECK(g.name == "kernel");
   CHECK(port_names(g.inputs) == std::vector<std::string>{"x", "small", "flag"});
   REQUIRE(g.outputs.size() == 3);

@@ -13,10 +13,7 @@
 
 #include <algorithm>
 
-#include <fstream>
-
 #include "tests/hwtop/hwtop_support.h"
-#include "tests/rtl/rtl_support.h"
 
 using namespace polydat;
 using namespace polydat::hwtop;
@@ -77,7 +74,7 @@ TEST_CASE("do_while: a parametric counter is one module whose cfg_ port each ent
   CHECK(contains(top, "3'd0: begin m0_cfg_round = 64'h0; m0_in_cycle = icyc64; end"));
   CHECK(contains(top, "3'd1: begin m0_cfg_round = 64'h1; m0_in_cycle = icyc64; end"));
   CHECK(contains(top, "3'd2: begin m0_cfg_round = 64'h2; m0_in_cycle = icyc64; end"));
-  CHECK(contains(top, "3'd0: begin n_cycles = 2'd2; n_stages = 1'd1; n_ops = 1'd1; streamed = 1'b1;"));
+  CHECK(contains(top, "3'd0: begin n_cycles = 2'd2; n_stages = 1'd1; streamed = 1'b1;"));
   for (size_t k = 0; k < 3; ++k) CHECK(hw.entries[k].streamed);
   // The tail entries have no stage; their counter `n` is known to the host.
   CHECK(hw.entries[3].stages.empty());
@@ -247,17 +244,7 @@ TEST_CASE("the decoder renders a record's payload and the host's values into the
 TEST_CASE("the workload tops pass verilator --lint-only -Wall and the yosys check") {
   for (const char* name : {"budget.yaml", "sweep.yaml", "do_while.yaml", "scope_chain.yaml", "lfsr.yaml", "three_phase.yaml"}) {
     CAPTURE(name);
-    const HwWorkload hw = lower(load_example(name));
-    const std::filesystem::path dir = std::filesystem::path(POLYDAT_TEST_CACHE) / "lint" / name;
-    std::filesystem::create_directories(dir);
-    for (const auto& [file, text] : sv_files(hw)) std::ofstream(dir / file) << text;
-    const rtltest::ToolRun lint = rtltest::verilator_lint(dir / (hw.top + ".sv"));
-    CHECK_MESSAGE(lint.status == 0, "verilator --lint-only -Wall exited " << lint.status << ":\n" << lint.output);
-    CHECK_MESSAGE(lint.output.empty(), "verilator --lint-only -Wall said:\n" << lint.output);
-    std::ofstream(dir / "all.sv") << emit_all(hw);
-    const rtltest::ToolRun ys = rtltest::yosys_check(dir / "all.sv", hw.top);
-    CHECK_MESSAGE(ys.status == 0, "yosys check exited " << ys.status << ":\n" << ys.output);
-    CHECK_MESSAGE(rtltest::complaints(ys.output).empty(), "yosys check said:\n" << ys.output);
+    check_lint_and_yosys(lower(load_example(name)), name);
   }
 }
 
@@ -277,7 +264,7 @@ TEST_CASE("--partition: the phase runs hardware cannot take stay on the host, an
   CHECK(contains(hw->partitioned[0], "keyvalue.yaml:23:14: phase rampup: cannot make hardware: 'key' has type str"));
   CHECK(contains(hw->partitioned[1], "phase 'main' and its 2 ops run on the host"));
   // The sequencer gives a host entry no cycles.
-  CHECK(contains(emit_top(*hw), "2'd1: begin n_cycles = 1'd0; n_stages = 1'd0; n_ops = 1'd0; end"));
+  CHECK(contains(emit_top(*hw), "2'd1: begin n_cycles = 1'd0; n_stages = 1'd0; end"));
 }
 
 TEST_CASE("--partition refuses a phase run that cannot become hardware and uses a shared cell") {

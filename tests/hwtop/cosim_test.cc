@@ -31,7 +31,7 @@ void check_all_ways(const workload::Workload& w, const workload::RunOptions& run
     for (double stall : {0.0, 0.4}) {
       CAPTURE(systemc);
       CAPTURE(stall);
-      CHECK(hardware_lines(hw, sim_options(systemc, stall, 3), run.format) == expected);
+      CHECK(hardware_lines(hw, sim_options(systemc, stall, 3), run.render.format) == expected);
     }
 }
 
@@ -166,7 +166,7 @@ scenarios:
 TEST_CASE("csv and jsonl lines from the records") {
   for (auto f : {workload::LineFormat::Csv, workload::LineFormat::Jsonl}) {
     workload::RunOptions run;
-    run.format = f;
+    run.render.format = f;
     const workload::Workload w = load_example("budget.yaml");
     CHECK(hardware_lines(lower(w, run), sim_options(false, 0.2), f) == run_lines(w, run));
   }

@@ -5,12 +5,14 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "hwtop/decode.h"
 #include "hwtop/emit_top.h"
 #include "hwtop/lower.h"
 #include "hwtop/sim_top.h"
+#include "tests/rtl/rtl_support.h"
 #include "workload/model.h"
 #include "workload/runner.h"
 
@@ -71,6 +73,20 @@ inline std::string hardware_lines(const HwWorkload& hw, const TopSimOptions& o,
   auto lines = decode_records(hw, sim->records, format);
   REQUIRE_MESSAGE(static_cast<bool>(lines), (lines ? "" : lines.error().message));
   return *lines;
+}
+
+// verilator --lint-only -Wall on the top's files, and the yosys check on all of it: silent and passing.
+inline void check_lint_and_yosys(const HwWorkload& hw, const std::string& name) {
+  const std::filesystem::path dir = std::filesystem::path(POLYDAT_TEST_CACHE) / "lint" / name;
+  std::filesystem::create_directories(dir);
+  for (const auto& [file, text] : sv_files(hw)) std::ofstream(dir / file) << text;
+  const rtltest::ToolRun lint = rtltest::verilator_lint(dir / (hw.top + ".sv"));
+  CHECK_MESSAGE(lint.status == 0, "verilator --lint-only -Wall exited " << lint.status << ":\n" << lint.output);
+  CHECK_MESSAGE(lint.output.empty(), "verilator --lint-only -Wall said:\n" << lint.output);
+  std::ofstream(dir / "all.sv") << emit_all(hw);
+  const rtltest::ToolRun ys = rtltest::yosys_check(dir / "all.sv", hw.top);
+  CHECK_MESSAGE(ys.status == 0, "yosys check exited " << ys.status << ":\n" << ys.output);
+  CHECK_MESSAGE(rtltest::complaints(ys.output).empty(), "yosys check said:\n" << ys.output);
 }
 
 }  // namespace polydat::hwtop::test

@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "example_kernel.h"
+#include "ir/dce_pass.h"
 #include "ir/fold_pass.h"
 #include "ir/interp.h"
 #include "ir/mermaid.h"
@@ -298,6 +299,52 @@ TEST_CASE("fold pass: nothing that depends on a loop merge is folded; loop guard
     CHECK(count_op(c, K::Mul) == 0);   // 2 * 3 does not depend on the loop
     CHECK(count_op(c, K::Proj) == 1);  // (out, 5).1 does
     CHECK(run_u64(c, 3) == 11);
+  }
+}
+
+TEST_CASE("fold pass: (b as T) as bool of a bool b is b, also inside a loop") {
+  // A comparison yields the u64 1 or 0; a bool context wants the comparison back.
+  auto cast = [](HandFn& f, ObjectId x, const Ty& to, Dest d = Dest::fresh()) {
+    return f.fb->cast(x, to, d, f.next()).value();
+  };
+  for (TyKind wide : {TyKind::U64, TyKind::U8, TyKind::I32}) {
+    CAPTURE(std::string(scalar_name(wide)));
+    HandFn f("main", Ty::u64(), Ty::boolean());
+    const ObjectId lt = f.op(K::Lt, f.in(), f.k(10));
+    cast(f, cast(f, lt, Ty::scalar(wide)), Ty::boolean(), Dest::ret());
+    const CategoryIr g = f.seal();
+    const CategoryIr c = must_pass(eliminate_dead_code, must_fold(g));  // the widening is left unread
+    CHECK(count_op(c, K::Cast) == 0);
+    CHECK(count_op(c, K::Lt) == 1);
+    for (uint64_t x : {0, 9, 10, 11}) CHECK_MESSAGE(outcome_difference(g, c, shapes::u64(x)).empty(), x);
+  }
+  SUBCASE("an integer that is not a widened bool keeps both casts") {
+    HandFn f("main", Ty::u64(), Ty::boolean());
+    cast(f, cast(f, f.in(), Ty::scalar(TyKind::U8)), Ty::boolean(), Dest::ret());
+    const CategoryIr c = must_fold(f.seal());
+    CHECK(count_op(c, K::Cast) == 2);
+  }
+  SUBCASE("a volatile widening is kept") {
+    HandFn f("main", Ty::u64(), Ty::boolean());
+    const ObjectId wide = cast(f, f.op(K::Lt, f.in(), f.k(10)), Ty::u64());
+    f.set_volatile(wide);
+    cast(f, wide, Ty::boolean(), Dest::ret());
+    const CategoryIr c = must_fold(f.seal());
+    CHECK(count_op(c, K::Cast) == 2);
+  }
+  SUBCASE("a loop guard made of (i < n) as u64 as bool becomes i < n") {
+    HandFn f("main", Ty::u64(), Ty::u64());
+    const LoopHandle lh = f.begin(f.k(0), "i");
+    const ObjectId i = f.merge(lh);
+    const ObjectId guard = cast(f, cast(f, f.op(K::Lt, i, f.in()), Ty::u64()), Ty::boolean());
+    f.back(lh, f.op(K::Add, i, f.k(1)), guard);
+    f.exit(lh, i, guard, Dest::ret());
+    f.end(lh);
+    const CategoryIr g = f.seal();
+    const CategoryIr c = must_pass(eliminate_dead_code, must_fold(g));
+    CHECK(count_op(c, K::Cast) == 0);
+    CHECK(violations_text(c).empty());
+    for (uint64_t n : {0, 1, 7}) CHECK(run_u64(c, n) == n);
   }
 }
 

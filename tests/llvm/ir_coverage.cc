@@ -165,7 +165,8 @@ std::vector<std::string> required_coverage() {
                         "shift-literal-at-or-past-width", "if-integer-condition", "format-width-unbounded", "format-radix",
                         "mix-bool-int", "mix-int-widths", "mix-into-float", "literal-operand", "module-call",
                         "module-default-argument", "module-named-arguments", "annotation-adapter", "extern",
-                        "volatile", "call-hash", "call-pcg", "call-pcg_stream", "call-permute", "call-cycle_walk", "call-mixed_radix", "interpolate-str"})
+                        "volatile", "call-hash", "call-pcg", "call-pcg_stream", "call-permute", "call-cycle_walk", "call-mixed_radix", "interpolate-str",
+                        "comparison-u64", "comparison-as-bool"})
     r.push_back(std::string("generator:") + f);
   return r;
 }

@@ -106,6 +106,8 @@ const std::map<std::string, std::string> kExpected = {
     // tests/rtl/kernels/
     {"rtl/all_ops", "fsm-iterative"},
     {"rtl/cfg_extern", "pipeline"},
+    {"rtl/compare_u64", "pipeline"},
+    {"rtl/compare_u64_fsm", "fsm"},
     {"rtl/clk", "pipeline"},
     {"rtl/fsm_pre_post", "fsm"},
     {"rtl/fuzz_scalar_multiplier", "fsm-iterative"},

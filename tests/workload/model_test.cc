@@ -124,7 +124,7 @@ TEST_CASE("every top-level section, with its marks") {
       "scenarios:",                    // 21
       "  default:",                    // 22
       "    - rampup",                  // 23
-      "extra: [1, 2]",                 // 24
+      "report: {a: b}",                // 24
   });
   const Workload w = load(text);
   CHECK(w.path == "w.yaml");
@@ -178,6 +178,13 @@ TEST_CASE("every top-level section, with its marks") {
   CHECK(b.condition->text == "h > 3");
   CHECK(str(b.condition->content) == "14:9");
   CHECK(b.condition->key == "ops.b.if");
+  REQUIRE(b.ratio);
+  CHECK(b.ratio->text == "2");
+  CHECK(str(b.ratio->content) == "13:12");
+  // Its own tags, then nb-rs's automatic ones: the block (block0 for top-level ops), its name.
+  using Tags = std::vector<std::pair<std::string, std::string>>;
+  CHECK(b.tags == Tags{{"x", "y"}, {"block", "block0"}, {"name", "b"}, {"op", "b"}});
+  CHECK(w.ops[0].tags == Tags{{"block", "block0"}, {"name", "a"}, {"op", "a"}});
 
   REQUIRE(w.phases.size() == 1);
   const PhaseDef& p = w.phases[0];
@@ -201,10 +208,9 @@ TEST_CASE("every top-level section, with its marks") {
   CHECK(w.find_scenario("default") == &w.scenarios[0]);
   CHECK(w.find_scenario("rampup") == nullptr);
 
-  CHECK(ignored_keys(w) == std::vector<std::string>{"ops.b.ratio", "ops.b.tags", "phases.rampup.concurrency", "extra"});
-  CHECK(str(w.ignored[0].at) == "13:5");
-  CHECK(str(w.ignored[2].at) == "20:5");
-  CHECK(str(w.ignored[3].at) == "24:1");
+  CHECK(ignored_keys(w) == std::vector<std::string>{"phases.rampup.concurrency", "report"});
+  CHECK(str(w.ignored[0].at) == "20:5");
+  CHECK(str(w.ignored[1].at) == "24:1");
 }
 
 TEST_CASE("literal block marks") {
@@ -307,7 +313,9 @@ TEST_CASE("bindings as a map") {
   });
   const Workload w = load(text);
   REQUIRE(w.bindings);
-  CHECK(w.bindings->text == "user_id := Hash(); Mod(1000000)\nseq := Identity()\n");
+  // The top-level map's values are nb-rs's legacy chains (frontend/legacy_chain.h), with nb-rs's step names.
+  CHECK(w.bindings->text ==
+        "__chain_user_id_0 := hash(cycle); user_id := mod(__chain_user_id_0, 1000000)\nseq := identity(cycle)\n");
   CHECK_FALSE(w.bindings->literal_block);
   CHECK(str(w.bindings->at) == "2:3");
   CHECK(str(w.bindings->content) == "2:12");  // the first entry's value
@@ -343,12 +351,13 @@ TEST_CASE("ops in every shape") {
         "  - name: lonely",              // 12
     });
     const Workload w = load(text);
-    CHECK(names(w.ops) == std::vector<std::string>{"op1", "named", "full", "byname", "op5", "solo", "lonely"});
+    // nb-rs's names: the key, `name:`, else stmtN by the position in the list.
+    CHECK(names(w.ops) == std::vector<std::string>{"stmt1", "named", "full", "byname", "stmt5", "solo", "lonely"});
     CHECK(str(w.ops[0].at) == "2:5");
     REQUIRE(field(w.ops[0], "stmt"));
     CHECK(field(w.ops[0], "stmt")->text == "plain text {x}");
     CHECK(str(field(w.ops[0], "stmt")->content) == "2:6");
-    CHECK(field(w.ops[0], "stmt")->key == "ops.op1.stmt");
+    CHECK(field(w.ops[0], "stmt")->key == "ops.stmt1.stmt");
     CHECK(str(w.ops[1].at) == "3:5");
     CHECK(field(w.ops[1], "stmt")->text == "select 1");
     CHECK(str(field(w.ops[1], "stmt")->content) == "3:12");
@@ -364,75 +373,93 @@ TEST_CASE("ops in every shape") {
     CHECK(field(w.ops[4], "stmt")->text == "select 4");
     CHECK(w.ops[5].fields.empty());
     CHECK(w.ops[6].fields.empty());
-    CHECK(ignored_keys(w) == std::vector<std::string>{"ops.op5.ratio"});
+    REQUIRE(w.ops[4].ratio);
+    CHECK(w.ops[4].ratio->text == "1");
+    CHECK(ignored_keys(w).empty());
   }
   SUBCASE("one text") {
     const Workload w = load("ops: \"select 1\"\n");
     REQUIRE(w.ops.size() == 1);
-    CHECK(w.ops[0].name == "op1");
+    CHECK(w.ops[0].name == "stmt1");
     CHECK(field(w.ops[0], "stmt")->text == "select 1");
     CHECK(str(field(w.ops[0], "stmt")->content) == "1:7");
-    CHECK(field(w.ops[0], "stmt")->key == "ops.op1.stmt");
+    CHECK(field(w.ops[0], "stmt")->key == "ops.stmt1.stmt");
   }
-  SUBCASE("every ignored op key, and fields that are not scalars") {
+  SUBCASE("the keys acted on, the keys noted, and every other scalar key a field") {
     const std::string text = lines({
         "ops:",
         "  o:",
-        "    tags: a",
-        "    params: {}",
-        "    ratio: 1",
+        "    tags: {a: b}",
+        "    params: {ratio: 3, prepared: true}",
         "    delay: 2",
         "    verify: v",
         "    result: r",
         "    adapter: stdout",
-        "    driver: cql",
         "    stdout: {}",
         "    space: s",
         "    capture: c",
         "    errors: stop",
-        "    body: [1]",
-        "    headers: {a: b}",
-        "    empty:",
         "    json: \"{}\"",
         "    if:",
+        "    description: about it",
     });
     const Workload w = load(text);
     REQUIRE(w.ops.size() == 1);
-    REQUIRE(w.ops[0].fields.size() == 1);
-    CHECK(w.ops[0].fields[0].first == "json");
-    CHECK_FALSE(w.ops[0].condition);  // an empty `if:` is no condition
-    CHECK(ignored_keys(w) ==
-          std::vector<std::string>{"ops.o.tags", "ops.o.params", "ops.o.ratio", "ops.o.delay", "ops.o.verify",
-                                   "ops.o.result", "ops.o.adapter", "ops.o.driver", "ops.o.stdout", "ops.o.space",
-                                   "ops.o.capture", "ops.o.errors", "ops.o.body", "ops.o.headers", "ops.o.empty"});
+    const OpDef& o = w.ops[0];
+    REQUIRE(o.fields.size() == 2);
+    CHECK(o.fields[0].first == "capture");
+    CHECK(o.fields[1].first == "json");
+    CHECK_FALSE(o.condition);  // an empty `if:` is no condition
+    REQUIRE(o.ratio);  // from params, as nb-rs reads it
+    CHECK(o.ratio->text == "3");
+    CHECK(o.tags.front() == std::pair<std::string, std::string>{"a", "b"});
+    CHECK(ignored_keys(w) == std::vector<std::string>{"ops.o.params.prepared", "ops.o.delay", "ops.o.verify",
+                                                      "ops.o.result", "ops.o.stdout", "ops.o.space", "ops.o.errors"});
+  }
+  SUBCASE("the op's text under nb-rs's other spellings, and a map of fields") {
+    const Workload w = load(lines({"ops:", "  a:", "    statement: s1", "  b:", "    op: {stmt: s2, raw: r2}", "    extra: e"}));
+    REQUIRE(w.ops.size() == 2);
+    CHECK(field(w.ops[0], "stmt")->text == "s1");
+    REQUIRE(w.ops[1].fields.size() == 3);
+    CHECK(w.ops[1].fields[0].first == "stmt");
+    CHECK(w.ops[1].fields[1].first == "raw");
+    CHECK(w.ops[1].fields[2].first == "extra");
   }
 }
 
-TEST_CASE("blocks: top-level ops first, then each block's") {
+TEST_CASE("blocks: each block's ops in order, tagged with the block, its bindings kept once") {
   const std::string text = lines({
-      "blocks:",                    // 1
-      "  schema:",                  // 2
-      "    ops:",                   // 3
-      "      create: \"CREATE\"",   // 4
-      "  main:",                    // 5
-      "    tags:",                  // 6
-      "      phase: main",          // 7
-      "    bindings: |",            // 8
-      "      x := 1",               // 9
-      "    ops:",                   // 10
-      "      - write: INSERT",      // 11
-      "      - read",               // 12
-      "  nothing:",                 // 13
-      "ops:",                       // 14
-      "  top: TOP",                 // 15
+      "tags: {owner: me}",          // 1
+      "blocks:",                    // 2
+      "  schema:",                  // 3
+      "    ops:",                   // 4
+      "      create: \"CREATE\"",   // 5
+      "  main:",                    // 6
+      "    tags:",                  // 7
+      "      phase: main",          // 8
+      "    bindings: |",            // 9
+      "      x := 1",               // 10
+      "    ops:",                   // 11
+      "      - write: INSERT",      // 12
+      "      - read",               // 13
+      "  nothing:",                 // 14
   });
   const Workload w = load(text);
-  CHECK(names(w.ops) == std::vector<std::string>{"top", "schema.create", "main.write", "main.op2"});
-  CHECK(str(w.ops[1].at) == "4:7");
-  CHECK(field(w.ops[1], "stmt")->key == "blocks.schema.ops.create.stmt");
-  CHECK(field(w.ops[3], "stmt")->text == "read");
-  CHECK(ignored_keys(w) == std::vector<std::string>{"blocks.main.tags", "blocks.main.bindings"});
-  CHECK(str(w.ignored[0].at) == "6:5");
+  CHECK(names(w.ops) == std::vector<std::string>{"create", "write", "stmt2"});
+  CHECK(str(w.ops[0].at) == "5:7");
+  CHECK(field(w.ops[0], "stmt")->key == "blocks.schema.ops.create.stmt");
+  CHECK(field(w.ops[2], "stmt")->text == "read");
+  using Tags = std::vector<std::pair<std::string, std::string>>;
+  CHECK(w.ops[0].tags == Tags{{"owner", "me"}, {"block", "schema"}, {"name", "create"}, {"op", "create"}});
+  CHECK(w.ops[1].tags == Tags{{"owner", "me"}, {"phase", "main"}, {"block", "main"}, {"name", "write"}, {"op", "write"}});
+  REQUIRE(w.blocks.size() == 3);
+  CHECK(w.blocks[1].name == "main");
+  REQUIRE(w.blocks[1].bindings);
+  CHECK(w.blocks[1].bindings->text == "x := 1\n");
+  CHECK(w.ops[1].block == 1);
+  CHECK(w.ops[2].block == 1);
+  CHECK(w.ops[0].block == 0);
+  CHECK(ignored_keys(w).empty());
 }
 
 TEST_CASE("phases: every key") {
@@ -443,21 +470,21 @@ TEST_CASE("phases: every key") {
       "    for_each: \"k in 1,2\"",   // 4
       "    loop_scope: clean",        // 5
       "    iter_scope: inherit",      // 6
-      "    tags:",                    // 7
-      "      block: main",            // 8
-      "      x: y",                   // 9
-      "    rate: 100",                // 10
-      "    bindings: |-",             // 11
-      "      k2 := k",                // 12
-      "    ops:",                     // 13
-      "      o: \"{k}\"",             // 14
-      "    summary: {a: b}",          // 15
-      "  b:",                         // 16
-      "    for: \"j in a,b\"",        // 17
-      "    tags: [one, two]",         // 18
+      "    where: \"{k} > 1\"",       // 7
+      "    rate: 100",                // 8
+      "    bindings: |-",             // 9
+      "      k2 := k",                // 10
+      "    ops:",                     // 11
+      "      o: \"{k}\"",             // 12
+      "    concurrency: 2",           // 13
+      "  b:",                         // 14
+      "    for:",                     // 15
+      "      - \"j in a,b\"",         // 16
+      "      - \"j in c\"",           // 17
+      "    order: lex/1",             // 18
       "    loop_scope: inherit",      // 19
       "  c:",                         // 20
-      "    tags: solo",               // 21
+      "    tags: \"type:read\"",      // 21
       "  emit:",                      // 22
       "  empty: {}",                  // 23
   });
@@ -466,35 +493,47 @@ TEST_CASE("phases: every key") {
   const PhaseDef& a = w.phases[0];
   CHECK(a.cycles->text == "10");
   REQUIRE(a.for_each);
-  CHECK(a.for_each->text == "k in 1,2");
-  CHECK(str(a.for_each->content) == "4:16");
-  CHECK(a.for_each->key == "phases.a.for_each");
+  REQUIRE(a.for_each->entries.size() == 1);
+  CHECK_FALSE(a.for_each->list);
+  CHECK(a.for_each->entries[0].text == "k in 1,2");
+  CHECK(str(a.for_each->entries[0].content) == "4:16");
+  CHECK(a.for_each->entries[0].key == "phases.a.for_each");
+  REQUIRE(a.for_each->where);
+  CHECK(a.for_each->where->text == "{k} > 1");
+  CHECK_FALSE(a.for_each->order);
   CHECK(a.loop_scope == ScopeMode::Clean);
   CHECK(a.iter_scope == ScopeMode::Inherit);
-  CHECK(a.tags == std::vector<std::string>{"block:main", "x:y"});
+  CHECK_FALSE(a.tags);
   CHECK(a.bindings->text == "k2 := k");
-  CHECK(str(a.bindings->content) == "12:7");
+  CHECK(str(a.bindings->content) == "10:7");
   REQUIRE(a.ops.size() == 1);
   CHECK(a.ops[0].name == "o");
   CHECK(field(a.ops[0], "stmt")->key == "phases.a.ops.o.stmt");
+  using Tags = std::vector<std::pair<std::string, std::string>>;
+  CHECK(a.ops[0].tags == Tags{{"phase", "a"}, {"block", "a"}, {"name", "o"}, {"op", "o"}});
   const PhaseDef& b = w.phases[1];
-  CHECK(b.for_each->text == "j in a,b");
-  CHECK(b.for_each->key == "phases.b.for");
-  CHECK(b.tags == std::vector<std::string>{"one", "two"});
+  REQUIRE(b.for_each);
+  CHECK(b.for_each->list);
+  REQUIRE(b.for_each->entries.size() == 2);
+  CHECK(b.for_each->entries[1].text == "j in c");
+  CHECK(b.for_each->entries[1].key == "phases.b.for[1]");
+  CHECK(b.for_each->key == "for");
+  CHECK(b.for_each->order->text == "lex/1");
   CHECK(b.loop_scope == ScopeMode::Inherit);
   CHECK(b.iter_scope == ScopeMode::Default);
-  CHECK(w.phases[2].tags == std::vector<std::string>{"solo"});
+  REQUIRE(w.phases[2].tags);
+  CHECK(w.phases[2].tags->text == "type:read");
   for (const PhaseDef* p : {&w.phases[3], &w.phases[4]}) {
     CHECK_FALSE(p->cycles);
     CHECK_FALSE(p->bindings);
     CHECK_FALSE(p->for_each);
     CHECK(p->ops.empty());
-    CHECK(p->tags.empty());
+    CHECK_FALSE(p->tags);
     CHECK(p->loop_scope == ScopeMode::Default);
   }
   CHECK(w.phases[3].name == "emit");
   CHECK(str(w.phases[3].at) == "22:3");
-  CHECK(ignored_keys(w) == std::vector<std::string>{"phases.a.rate", "phases.a.summary"});
+  CHECK(ignored_keys(w) == std::vector<std::string>{"phases.a.rate", "phases.a.concurrency"});
 }
 
 TEST_CASE("scenarios: phases and loops nested") {
@@ -531,10 +570,11 @@ TEST_CASE("scenarios: phases and loops nested") {
   const Step& fe = s.steps[1];
   CHECK(fe.kind == Step::Kind::ForEach);
   CHECK(str(fe.at) == "7:7");
-  CHECK(fe.spec.text == "i in 1,2");
-  CHECK(str(fe.spec.at) == "7:17");
-  CHECK(str(fe.spec.content) == "7:18");
-  CHECK(fe.spec.key == "scenarios.s[1].for_each");
+  REQUIRE(fe.loop.entries.size() == 1);
+  CHECK(fe.loop.entries[0].text == "i in 1,2");
+  CHECK(str(fe.loop.entries[0].at) == "7:17");
+  CHECK(str(fe.loop.entries[0].content) == "7:18");
+  CHECK(fe.loop.entries[0].key == "scenarios.s[1].for_each");
   CHECK(fe.loop_scope == ScopeMode::Inherit);
   CHECK(fe.iter_scope == ScopeMode::Default);
   CHECK_FALSE(fe.counter);
@@ -544,8 +584,8 @@ TEST_CASE("scenarios: phases and loops nested") {
   const Step& inner = fe.body[1];
   CHECK(inner.kind == Step::Kind::ForEach);
   CHECK(str(inner.at) == "11:11");
-  CHECK(inner.spec.text == "j in a");
-  CHECK(inner.spec.key == "scenarios.s[1].phases[1].for");
+  CHECK(inner.loop.entries[0].text == "j in a");
+  CHECK(inner.loop.entries[0].key == "scenarios.s[1].phases[1].for");
   CHECK(inner.iter_scope == ScopeMode::Clean);
   REQUIRE(inner.body.size() == 1);
   CHECK(inner.body[0].phase == "p1");
@@ -590,14 +630,12 @@ TEST_CASE("errors: each kind at its place, with its key") {
       {"a phase that is a list", lines({"ops: x", "phases:", "  p: [1]"}), "not-a-map", "3:6", "phases.p",
        "w.yaml:3:6: error: phase 'p' is a map (KEY: VALUE lines), not a list (at phases.p) [not-a-map]"},
       {"params as a list", lines({"ops: x", "params: [a]"}), "not-a-map", "2:9", "params", ""},
-      {"a block that is a scalar", lines({"blocks:", "  b: x"}), "not-a-map", "2:6", "blocks.b", ""},
+      {"a block that is a list", lines({"blocks:", "  b: [x]"}), "not-a-map", "2:6", "blocks.b", ""},
       {"an op that is a list", lines({"ops:", "  o: [a]"}), "not-a-map", "2:6", "ops.o", ""},
       {"an op item that is a list", lines({"ops:", "  - [a]"}), "not-a-map", "2:5", "ops[0]", ""},
-      {"a scenario that is a scalar", lines({"phases:", "  p:", "scenarios:", "  s: p"}), "not-a-list", "4:6",
+      {"a scenario that is a map", lines({"phases:", "  p:", "scenarios:", "  s: {a: b}"}), "not-a-list", "4:6",
        "scenarios.s",
-       "w.yaml:4:6: error: scenario 's' is a list (- ITEM lines), not a scalar (at scenarios.s) [not-a-list]"},
-      {"a loop's phases that are a scalar", lines({"phases:", "  p:", "scenarios:", "  s:", "    - for: x", "      phases: p"}),
-       "not-a-list", "6:15", "scenarios.s[0].phases", ""},
+       "w.yaml:4:6: error: scenario 's' is a list (- ITEM lines), not a map (at scenarios.s) [not-a-list]"},
       {"a description that is a list", lines({"description: [a]", "ops: x"}), "not-a-scalar", "1:14", "description",
        "w.yaml:1:14: error: 'description' is a scalar, not a list (at description) [not-a-scalar]"},
       {"cycles as a map", lines({"phases:", "  p:", "    cycles: {a: 1}"}), "not-a-scalar", "3:13",
@@ -606,6 +644,14 @@ TEST_CASE("errors: each kind at its place, with its key") {
       {"bindings as a list", lines({"ops: x", "bindings: [a]"}), "not-a-scalar", "2:11", "bindings", ""},
       {"a binding that is a list", lines({"ops: x", "bindings:", "  a: [1]"}), "not-a-scalar", "3:6", "bindings.a",
        ""},
+      // nb-rs reads legacy chains in the top-level map only; a step nb-rs would cut apart is refused at its place.
+      {"a legacy chain in an op's map", lines({"ops:", "  o:", "    stmt: x", "    bindings:", "      k: Hash(); Mod(7)"}),
+       "legacy-chain", "5:10", "ops.o.bindings.k",
+       "w.yaml:5:10: error: this is a legacy binding chain (`Hash(); Mod(100)`), which nb-rs reads only in the "
+       "workload's top-level bindings map; in an op's, a block's or a phase's map a binding is one GK expression (at "
+       "ops.o.bindings.k) [legacy-chain]"},
+      {"a call inside a chain step", lines({"ops: x", "bindings:", "  a: Hash(); Mod(hash(3))"}), "legacy-chain", "3:22",
+       "bindings.a", ""},
       {"an if that is a map", lines({"ops:", "  o:", "    if: {a: b}"}), "not-a-scalar", "3:9", "ops.o.if", ""},
       {"a key that is a list", lines({"ops: x", "? [a]", ": b"}), "not-a-scalar", "2:3", "", ""},
       {"a step that is a list", lines({"phases:", "  p:", "scenarios:", "  s:", "    - [p]"}), "not-a-scalar", "5:7",
@@ -613,8 +659,8 @@ TEST_CASE("errors: each kind at its place, with its key") {
       {"a for_each clause that is empty", lines({"phases:", "  p:", "scenarios:", "  s:", "    - for_each:",
                                                  "      phases: [p]"}),
        "not-a-scalar", "5:7", "scenarios.s[0].for_each", ""},
-      {"a tag that is a list", lines({"phases:", "  p:", "    tags: [[a]]"}), "not-a-scalar", "3:12",
-       "phases.p.tags[0]", ""},
+      {"an op's tag that is a list", lines({"ops:", "  o:", "    stmt: x", "    tags: {a: [1]}"}), "not-a-scalar", "4:15",
+       "ops.o.tags.a", ""},
       {"loop_scope", lines({"ops: x", "phases:", "  p:", "    loop_scope: fresh"}), "bad-value", "4:17",
        "phases.p.loop_scope",
        "w.yaml:4:17: error: 'loop_scope' is clean or inherit, not 'fresh' (at phases.p.loop_scope) [bad-value]"},
@@ -640,13 +686,45 @@ TEST_CASE("errors: each kind at its place, with its key") {
        "w.yaml:9:11: error: unknown phase 'zzz' (at scenarios.s[1].phases[1]) [unknown-phase]"},
       {"no phases at all", lines({"ops: x", "scenarios:", "  s: [p]"}), "unknown-phase", "3:7", "scenarios.s[0]",
        "w.yaml:3:7: error: unknown phase 'p'; the workload defines no phases (at scenarios.s[0]) [unknown-phase]"},
-      {"an unknown step key", lines({"phases:", "  p:", "scenarios:", "  s:", "    - phase: p"}), "unknown-key", "5:7",
-       "scenarios.s[0].phase", ""},
+      {"an unknown step key", lines({"phases:", "  p:", "scenarios:", "  s:", "    - phaze: p"}), "unknown-key", "5:7",
+       "scenarios.s[0].phaze",
+       "w.yaml:5:7: error: 'phaze' is not a scenario step; a step is a phase's name or a map with one of for_each, "
+       "for, for_combinations, do_while, do_until, scenario, scenarios, set, bindings, phase; did you mean 'phase'? "
+       "(at scenarios.s[0].phaze) [unknown-key]"},
+      {"an unknown key in a phase", lines({"phases:", "  p:", "    bindngs: |", "      x := 1"}), "unknown-key", "3:5",
+       "phases.p.bindngs",
+       "w.yaml:3:5: error: 'bindngs' is not a key of phase 'p'; did you mean 'bindings'? (at phases.p.bindngs) "
+       "[unknown-key]"},
+      {"an unknown top-level key", lines({"ops: x", "senarios: {}"}), "unknown-key", "2:1", "senarios", ""},
+      {"an unknown key in a block", lines({"blocks:", "  b:", "    opz: x"}), "unknown-key", "3:5", "blocks.b.opz", ""},
+      {"a removed key", lines({"ops: x", "summary: {}"}), "removed-key", "2:1", "summary", ""},
+      {"an adapter other than stdout", lines({"ops: x", "adapter: cql"}), "unsupported-adapter", "2:10", "adapter", ""},
+      {"a phase's adapter", lines({"phases:", "  p:", "    adapter: http", "    ops: x"}), "unsupported-adapter", "3:14",
+       "phases.p.adapter", ""},
+      {"an op field that is a list", lines({"ops:", "  o:", "    stmt: x", "    args: [a]"}), "unsupported-field",
+       "4:11", "ops.o.args", ""},
+      {"top-level ops beside blocks", lines({"ops: x", "blocks:", "  b: {ops: y}"}), "conflicting-keys", "1:1", "ops",
+       ""},
+      {"an include of no scenario", lines({"phases:", "  p:", "scenarios:", "  s:", "    - scenario: t"}),
+       "unknown-scenario", "5:7", "scenarios.s[0]", ""},
+      {"an include cycle", lines({"phases:", "  p:", "scenarios:", "  a: [{scenario: b}]", "  b: [p, {scenario: a}]"}),
+       "include-cycle", "5:10", "scenarios.b[1]",
+       "w.yaml:5:10: error: scenario 'a' includes itself: a -> b -> a (at scenarios.b[1]) [include-cycle]"},
+      {"set: as text without =", lines({"phases:", "  p:", "scenarios:", "  s:", "    - set: mode", "      phases: [p]"}),
+       "bad-value", "5:12", "scenarios.s[0].set", ""},
+      {"a set and a loop in one step", lines({"phases:", "  p:", "scenarios:", "  s:", "    - set: {a: 1}",
+                                               "      for: x in 1", "      phases: [p]"}),
+       "conflicting-keys", "6:7", "scenarios.s[0].for", ""},
+      {"a phase step with another key", lines({"phases:", "  p:", "scenarios:", "  s:", "    - phase: p",
+                                                "      phases: [p]"}),
+       "unknown-key", "6:7", "scenarios.s[0].phases", ""},
       {"a counter on a for_each", lines({"phases:", "  p:", "scenarios:", "  s:", "    - for_each: x",
                                          "      counter: i", "      phases: [p]"}),
        "unknown-key", "6:7", "scenarios.s[0].counter", ""},
       {"a step with no loop", lines({"phases:", "  p:", "scenarios:", "  s:", "    - phases: [p]"}), "missing-key",
        "5:7", "scenarios.s[0]", ""},
+      {"a tag filter that is a list", lines({"phases:", "  p:", "    tags: [a]"}), "not-a-scalar", "3:11", "phases.p.tags",
+       ""},
       {"a loop without phases", lines({"phases:", "  p:", "scenarios:", "  s:", "    - do_until: x",
                                        "      counter: n"}),
        "missing-key", "5:7", "scenarios.s[0]",
@@ -696,7 +774,7 @@ TEST_CASE("duplicate keys, in every map") {
       {lines({"blocks:", "  b: {ops: x}", "  b: {ops: y}"}), "3:3 blocks.b"},
       {lines({"blocks:", "  b:", "    ops: x", "    ops: y"}), "4:5 blocks.b.ops"},
       {lines({"phases:", "  p:", "  p:"}), "3:3 phases.p"},
-      {lines({"phases:", "  p:", "    tags: {a: 1, a: 2}"}), "3:18 phases.p.tags.a"},
+      {lines({"ops:", "  o:", "    tags: {a: 1, a: 2}"}), "3:18 ops.o.tags.a"},
       {lines({"phases:", "  p:", "scenarios:", "  s: [p]", "  s: [p]"}), "5:3 scenarios.s"},
       {lines({"phases:", "  p:", "scenarios:", "  s:", "    - do_while: x", "      phases: [p]", "      phases: [p]"}),
        "7:7 scenarios.s[0].phases"},
@@ -730,9 +808,10 @@ TEST_CASE("deep nesting is refused") {
   CHECK(cycle.kind == "nesting-too-deep");
   CHECK(str(cycle.at) == "5:7");
   // Aliases repeating a list: the walk's budget stops it before it runs for ages.
-  std::string text = "phases:\n  p:\nx0: &x0 [p, p, p, p, p, p, p, p]\n";
+  // (The anchors sit under `report:`, a key nb-rs has that this loader notes and does not walk.)
+  std::string text = "phases:\n  p:\nreport:\n  x0: &x0 [p, p, p, p, p, p, p, p]\n";
   for (int i = 1; i <= 8; ++i) {
-    text += "x" + std::to_string(i) + ": &x" + std::to_string(i) + " [";
+    text += "  x" + std::to_string(i) + ": &x" + std::to_string(i) + " [";
     for (int j = 0; j < 8; ++j) text += std::string(j ? ", " : "") + "{for: x, phases: *x" + std::to_string(i - 1) + "}";
     text += "]\n";
   }
@@ -741,7 +820,7 @@ TEST_CASE("deep nesting is refused") {
   CHECK(big.kind == "too-large");
   // An alias repeating a long scalar: each use copies its text; the text budget stops it (a 1 MB
   // file asking for 100 MB).
-  std::string bomb = "x: &s \"" + std::string(1 << 20, 'x') + "\"\nops: [";
+  std::string bomb = "description: &s \"" + std::string(1 << 20, 'x') + "\"\nops: [";
   for (int i = 0; i < 100; ++i) bomb += std::string(i ? ", " : "") + "*s";
   bomb += "]\n";
   const LoadError bytes = error_of(bomb);
@@ -749,23 +828,22 @@ TEST_CASE("deep nesting is refused") {
   CHECK(bytes.message.find("MB of text") != std::string::npos);
 }
 
-TEST_CASE("ignored keys: each key path once, in file order") {
+TEST_CASE("noted keys: each key path once, in file order") {
   const std::string text = lines({
-      "zeta: 1",                    // 1
+      "rate: 1",                    // 1
       "ops:",                       // 2
-      "  - a: {ratio: 1}",          // 3
-      "  - a: {ratio: 2}",          // 4
-      "alpha: 2",                   // 5
+      "  - a: {delay: 1}",          // 3
+      "  - a: {delay: 2}",          // 4
+      "report: {x: y}",             // 5
       "phases:",                    // 6
       "  p:",                       // 7
       "    concurrency: 4",         // 8
       "    adapter: stdout",        // 9
   });
   const Workload w = load(text);
-  CHECK(ignored_keys(w) ==
-        std::vector<std::string>{"zeta", "ops.a.ratio", "alpha", "phases.p.concurrency", "phases.p.adapter"});
+  CHECK(ignored_keys(w) == std::vector<std::string>{"rate", "ops.a.delay", "report", "phases.p.concurrency"});
   CHECK(str(w.ignored[1].at) == "3:9");
-  // An ignored key changes nothing.
+  // A noted key changes nothing.
   const Workload plain = load(lines({"ops:", "  - a: {}", "  - a: {}", "phases:", "  p:"}));
   CHECK(names(plain.ops) == names(w.ops));
   CHECK(plain.phases.size() == w.phases.size());
@@ -927,10 +1005,10 @@ TEST_CASE("nb-rs examples: scope_coverage.yaml") {
   REQUIRE(nested->steps.size() == 1);
   const Step& outer = nested->steps[0];
   CHECK(outer.kind == Step::Kind::ForEach);
-  CHECK(outer.spec.text == "outer in a,b,c");
+  CHECK(outer.loop.entries[0].text == "outer in a,b,c");
   REQUIRE(outer.body.size() == 1);
   CHECK(outer.body[0].kind == Step::Kind::ForEach);
-  CHECK(outer.body[0].spec.text == "inner in pre_{outer}");
+  CHECK(outer.body[0].loop.entries[0].text == "inner in pre_{outer}");
   REQUIRE(outer.body[0].body.size() == 1);
   CHECK(outer.body[0].body[0].phase == "emit_nested");
   const Scenario* dw = w.find_scenario("do_while_chain");
@@ -990,9 +1068,13 @@ TEST_CASE("nb-rs examples: getting_started/basic_workload.yaml") {
   }
   const Workload w = load(text);
   REQUIRE(w.bindings);
-  CHECK(w.bindings->text == "user_id := Hash(); Mod(1000000)\nseq := Identity()\n");
-  CHECK(names(w.ops) == std::vector<std::string>{"schema.create_table", "main.write", "main.read"});
-  CHECK(ignored_keys(w) == std::vector<std::string>{"blocks.main.ops.write.ratio", "blocks.main.ops.read.ratio"});
+  // The top-level map's values are nb-rs's legacy chains (frontend/legacy_chain.h), with nb-rs's step names.
+  CHECK(w.bindings->text ==
+        "__chain_user_id_0 := hash(cycle); user_id := mod(__chain_user_id_0, 1000000)\nseq := identity(cycle)\n");
+  CHECK(names(w.ops) == std::vector<std::string>{"create_table", "write", "read"});
+  REQUIRE(w.ops[1].ratio);
+  CHECK(w.ops[1].ratio->text == "3");
+  CHECK(ignored_keys(w).empty());
 }
 
 }  // TEST_SUITE

@@ -296,3 +296,74 @@ TEST_CASE("nb-rs shape: nb-rs's own scope_coverage.yaml and shared_cells.yaml, w
                         "shared/typed kind=bool value=true"})
     CHECK(typed.has(l));
 }
+
+namespace {
+// Ours, in the shape of stdlib_coverage.yaml's comparison_phase and hash_phase:
+// comparisons rendered in an op, and a bool gate fed by one.
+const char* kComparisons = R"(scenarios:
+  apart: [apart]
+  equal: [equal]
+  hashes: [hashes]
+phases:
+  apart:
+    cycles: 1
+    bindings: |
+      a := 12
+      b := 4
+      eq_ := a == b
+      ne_ := a != b
+      lt_ := a < b
+      gt_ := a > b
+      lte_ := a <= b
+      gte_ := a >= b
+    ops:
+      emit: "cmp/apart eq={eq_} ne={ne_} lt={lt_} gt={gt_} lte={lte_} gte={gte_}"
+  equal:
+    cycles: 1
+    bindings: |
+      a := 5
+      b := 5
+      gated: bool := a == b
+    ops:
+      emit: "cmp/equal eq={a == b} ne={a != b} lt={a < b} gt={a > b} lte={a <= b} gte={a >= b}"
+      gate:
+        if: gated
+        stmt: "cmp/gated {gated}"
+  hashes:
+    cycles: 1
+    bindings: |
+      g1 := hash(7)
+      g2 := hash(7)
+      g3 := hash(8)
+      eq := g1 == g2
+      same := g1 - g2
+      diff := g1 != g3
+    ops:
+      emit: "cmp/hash eq={eq} same={same} diff={diff}"
+)";
+}  // namespace
+
+TEST_CASE("nb-rs shape: comparisons render as 1 or 0 (stdlib_comparison_ops, stdlib_hash_chain)") {
+  // nb-rs: tests/stdlib.rs stdlib_comparison_ops ("lib/cmp eq=0 ne=1 lt=0 gt=1 lte=0 gte=1", 10 against 3)
+  // and stdlib_hash_chain ("lib/hash eq=1 same=0 diff=1"): the same shapes, other operands.
+  CHECK(run_text(kComparisons, "apart").has("cmp/apart eq=0 ne=1 lt=0 gt=1 lte=0 gte=1"));
+  Out equal = run_text(kComparisons, "equal");
+  CHECK(equal.has("cmp/equal eq=1 ne=0 lt=0 gt=0 lte=1 gte=1"));
+  CHECK(equal.has("cmp/gated true"));  // annotated bool: the comparison through the U64 -> Bool adapter
+  CHECK(run_text(kComparisons, "hashes").has("cmp/hash eq=1 same=0 diff=1"));
+}
+
+TEST_CASE("nb-rs shape: nb-rs's own stdlib_coverage.yaml comparison scenarios, when a mirror of nb-rs is here") {
+  const std::string text = nbrs_file("examples/workloads/stdlib_coverage.yaml");
+  if (text.empty()) {
+    MESSAGE("no mirror of nosqlbench/nb-rs on this machine: only our workload of the same shape ran");
+    return;
+  }
+  auto w = parse_workload_text(text, "stdlib_coverage.yaml");
+  REQUIRE_MESSAGE(w, (w ? std::string() : w.error().rendered));
+  for (bool native : {false, true}) {
+    CAPTURE(native);
+    CHECK(run(*w, "comparison_ops", native).has("lib/cmp eq=0 ne=1 lt=0 gt=1 lte=0 gte=1"));
+    CHECK(run(*w, "hash_chain", native).has("lib/hash eq=1 same=0 diff=1"));
+  }
+}

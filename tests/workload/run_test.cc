@@ -8,53 +8,17 @@
 
 #include <string>
 
+#include "run_support.h"
 #include "workload/model.h"
 #include "workload/runner.h"
 
 using namespace polydat;
 using namespace polydat::workload;
+using namespace polydat::workload::test;
 
 namespace {
 
 uint64_t xxh(uint64_t x) { return XXH3_64bits(&x, sizeof x); }  // little-endian host
-
-struct Ran {
-  bool ok = false;
-  std::string out;    // the lines
-  std::string error;  // the rendered error
-  RunSummary summary;
-};
-
-Ran run_on(const std::string& yaml, RunOptions o) {
-  Ran r;
-  auto w = parse_workload_text(yaml, "test.yaml");
-  if (!w) {
-    r.error = w.error().rendered;
-    return r;
-  }
-  auto s = run_workload(*w, o, [&](const std::string& text) {
-    r.out += text;
-    return true;
-  });
-  if (!s) {
-    r.error = s.error();
-    return r;
-  }
-  r.ok = true;
-  r.summary = *s;
-  return r;
-}
-
-// Both engines; their lines and errors must agree.
-Ran run(const std::string& yaml, RunOptions o = {}) {
-  Ran interp = run_on(yaml, o);
-  o.native = true;
-  Ran native = run_on(yaml, o);
-  CHECK(native.out == interp.out);
-  CHECK(native.ok == interp.ok);
-  if (!interp.ok) CHECK(native.error.substr(0, 40) == interp.error.substr(0, 40));
-  return interp;
-}
 
 Ran run_scenario(const std::string& yaml, const std::string& scenario) {
   RunOptions o;
@@ -372,11 +336,16 @@ TEST_CASE("run: every error names the file, line, column and kind") {
   }
 }
 
-TEST_CASE("run: run-time errors: a bool cell given 7, a loop that never ends, an unknown scenario") {
+TEST_CASE("run: errors: a bool cell written a u64 sum, a loop that never ends, an unknown scenario") {
+  // Only a value known to be 0 or 1 (a comparison) goes into a bool cell by itself: refused before the run.
   Ran bad = run("bindings: |\n  shared flag := false\nphases:\n  p:\n    cycles: 3\n    bindings: |\n      input cycle: u64\n      flag := cycle + 6\n    ops:\n      l: \"{flag}\"\n");
   REQUIRE(!bad.ok);
-  CHECK_MESSAGE(bad.error.rfind("test.yaml:8:7: error: phase p, cycle 0: binding 'flag' wrote 6 (u64) into shared cell 'flag' (bool)", 0) == 0, bad.error);
+  CHECK_MESSAGE(bad.error.rfind("test.yaml:8:7: error: binding 'flag' of phase p writes a u64 value into shared cell 'flag' (bool, declared in workload at line 2); only a comparison", 0) == 0, bad.error);
   CHECK(bad.error.find("[write-type]\n        flag := cycle + 6\n        ^\n") != std::string::npos);
+  CHECK(bad.out.empty());
+  Ran cmp = run("bindings: |\n  shared flag := false\nphases:\n  p:\n    cycles: 3\n    bindings: |\n      input cycle: u64\n      flag := cycle + 6 > 7\n    ops:\n      l: \"{flag}\"\n");
+  REQUIRE_MESSAGE(cmp.ok, cmp.error);
+  CHECK(cmp.out == "false\nfalse\ntrue\n");
   // A loop past the iteration limit: at the loop, in the file, on both engines.
   Ran limit = run("phases:\n  p:\n    cycles: 3\n    bindings: |\n      input cycle: u64\n      x := loop (i = 0) while i >= 0 { i = i + 1 } yield i\n    ops:\n      l: \"{x}\"\n");
   REQUIRE(!limit.ok);
@@ -406,15 +375,16 @@ TEST_CASE("run: formats: csv quotes, jsonl keeps a whole-field value's type") {
         x: "{f}"
 )";
   RunOptions csv;
-  csv.format = LineFormat::Csv;
+  csv.render.format = LineFormat::Csv;
   Ran c = run(yaml, csv);
   REQUIRE(c.ok);
   CHECK(c.out == "\"a, 0\",0,0\n\"a, 1\",1,0.5\n");
   RunOptions jl;
-  jl.format = LineFormat::Jsonl;
+  jl.render.format = LineFormat::Jsonl;
   Ran j = run(yaml, jl);
   REQUIRE(j.ok);
-  CHECK(j.out == "{\"stmt\":\"a, 0\",\"n\":0,\"x\":0}\n{\"stmt\":\"a, 1\",\"n\":1,\"x\":0.5}\n");
+  // A float keeps serde_json's form in JSON (0.0), as nb-rs writes it.
+  CHECK(j.out == "{\"stmt\":\"a, 0\",\"n\":0,\"x\":0.0}\n{\"stmt\":\"a, 1\",\"n\":1,\"x\":0.5}\n");
 }
 
 TEST_CASE("run: the sink going away stops the run quietly") {
@@ -502,7 +472,7 @@ phases:
 )");
   REQUIRE_MESSAGE(r.ok, r.error);
   // The kernel reads `left` as the cycle begins (before its own write); the op shows it after.
-  CHECK(r.out == "900 false\n800 false\n700 true\n");
+  CHECK(r.out == "900 0\n800 0\n700 1\n");  // `low` is a comparison: the u64 1 or 0
 }
 
 TEST_CASE("run: an extern a block declares for an outer name is bound from it") {
@@ -517,7 +487,8 @@ TEST_CASE("run: params keep their text; if: true and false; any phase name; a co
   CHECK(a.out == "007 1.10 007/1.10\n");
   Ran b = run("phases:\n  read-write:\n    cycles: 2\n    ops:\n      y:\n        if: true\n        stmt: \"y {{cycle + 1}}\"\n      n:\n        if: false\n        stmt: n\n");
   REQUIRE_MESSAGE(b.ok, b.error);
-  CHECK(b.out == "y 1\ny 2\n");
+  // Two stanzas of [y, n]: y at cycles 0 and 2 (nb-rs's stanza: one op per cycle).
+  CHECK(b.out == "y 1\ny 3\n");
   Ran c = run("bindings: |\n  shared(count) n: u64 := 0\nphases:\n  p:\n    cycles: 3\n    bindings: |\n      n := \"any\"\n    ops:\n      l: \"{n}\"\n");
   REQUIRE_MESSAGE(c.ok, c.error);
   CHECK(c.out == "1\n2\n3\n");
@@ -537,4 +508,33 @@ TEST_CASE("run: a loop variable inside an inline binding is structural, nested b
   auto e = explain_workload(*w, {});
   REQUIRE(e);
   CHECK(e->tree.find("variable k: structural") != std::string::npos);
+}
+
+TEST_CASE("run: a comparison written into a bool cell is a bool; any other integer is refused") {
+  // The cell takes the comparison as `x: bool := ...` would: directly, through a name, as & | of comparisons.
+  for (const char* write : {"flag := cycle > 1", "lt := cycle > 1\n      flag := lt",
+                            "flag := (cycle > 1) & (cycle < 9)", "flag := if(cycle > 1, 1, 0)"}) {
+    CAPTURE(write);
+    Ran r = run(std::string("bindings: |\n  shared flag := false\nphases:\n  p:\n    cycles: 3\n    bindings: |\n"
+                            "      input cycle: u64\n      ") + write + "\n    ops:\n      l: \"{cycle} {flag}\"\n");
+    REQUIRE_MESSAGE(r.ok, r.error);
+    CHECK(r.out == "0 false\n1 false\n2 true\n");
+  }
+  for (const char* write : {"flag := !(cycle > 1)", "flag := (cycle > 1) + 0", "flag := cycle & 1"}) {
+    CAPTURE(write);
+    Ran r = run(std::string("bindings: |\n  shared flag := false\nphases:\n  p:\n    cycles: 3\n    bindings: |\n"
+                            "      input cycle: u64\n      ") + write + "\n    ops:\n      l: \"{flag}\"\n");
+    REQUIRE(!r.ok);
+    CHECK_MESSAGE(r.error.find("into shared cell 'flag' (bool, declared in workload at line 2); only a comparison") !=
+                      std::string::npos, r.error);
+    CHECK(r.error.find("[write-type]") != std::string::npos);
+  }
+  // Into an integer cell a comparison is its u64 1 or 0: shared(sum) counts the cycles where it holds.
+  // (A phase runs its kernel only with an op to run: nb-rs skips a phase of no ops.)
+  Ran sum = run("bindings: |\n  shared(sum) hits: u64 := 0\nphases:\n  p:\n    cycles: 6\n    bindings: |\n"
+                "      input cycle: u64\n      hits := cycle % 3 == 0\n    ops:\n      quiet:\n        if: false\n        stmt: x\n"
+                "  q:\n    ops:\n      l: \"{hits}\"\n"
+                "scenarios:\n  default: [p, q]\n");
+  REQUIRE_MESSAGE(sum.ok, sum.error);
+  CHECK(sum.out == "2\n");
 }
