@@ -8,6 +8,7 @@
 #include "frontend/sampled_functions.h"
 #include "frontend/nbrs_names.h"
 #include "ir/library_fn.h"
+#include "ir/pass_pipeline.h"
 #include "ir/value.h"
 
 namespace polydat::frontend {
@@ -53,9 +54,13 @@ LibraryFunction module_entry(const std::string& name, const std::string& text) {
   std::string results;
   for (const Port& o : u.outputs) results += (results.empty() ? "" : ", ") + ir::ty_label(o.ty);
   f.signature = name + "(" + params + ") -> " + (u.outputs.size() == 1 ? results : "(" + results + ")");
-  // Any float or text inside (unfair_coin compares an f64) keeps it in software.
-  f.hardware = std::none_of(r.ir->objects().begin(), r.ir->objects().end(),
-                            [](const ir::Object& o) { return software_only(o.ty); });
+  // Any float or text computed inside (unfair_coin compares an f64) keeps it in software; a
+  // parameter the optimized kernel never reads (required's `name`) does not.
+  const auto optimized = ir::optimize(*r.ir);
+  const ir::CategoryIr& judged = optimized ? *optimized : *r.ir;
+  f.hardware = std::none_of(judged.objects().begin(), judged.objects().end(), [](const ir::Object& o) {
+    return o.kind != ir::ObjectKind::Parameter && software_only(o.ty);
+  });
   return f;
 }
 

@@ -100,7 +100,8 @@ std::string example_kernel(const LibraryFunction& f) {
   if (!r.ok()) throw std::runtime_error(r.render_diagnostics());
   std::string ins, args, constants;
   for (const Port& p : r.kernel().params) {
-    if (p.is_extern && !p.default_value) constants += ", " + p.name + ": 1000";  // a constant for one without a default
+    if (p.is_extern && !p.default_value)  // a constant for one without a default
+      constants += ", " + p.name + (p.ty.is_str() ? std::string(": \"x\"") : std::string(": 1000"));
     if (p.is_extern) continue;
     ins += (ins.empty() ? "" : "\n") + std::string("input ") + p.name + ": " + ir::ty_label(p.ty);
     args += (args.empty() ? "" : ", ") + p.name;
