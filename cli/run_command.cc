@@ -41,6 +41,10 @@ int run_command(const RunArgs& args) {
     file = *named;
   }
   if (file.empty()) {
+    if (auto refused = refused_param(*assignments)) {  // nb-rs's `run op=...`, which has no file
+      fmt::print(stderr, "{}\n", *refused);
+      return kUsageError;
+    }
     fmt::print(stderr, "error: which workload? polydat run FILE.yaml (or workload=FILE.yaml) [usage]\n");
     return kUsageError;
   }

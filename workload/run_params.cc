@@ -67,6 +67,10 @@ const Refused* refused(std::string_view name) {
   return nullptr;
 }
 
+std::string refusal(const std::string& name, const Refused& r) {
+  return "error: " + name + "=: " + r.instead + " [unsupported-parameter]";
+}
+
 bool acted(std::string_view name) {
   return std::find(std::begin(kActed), std::end(kActed), name) != std::end(kActed);
 }
@@ -80,10 +84,9 @@ std::string unrecognized(const std::string& name, const Workload& w) {
   for (const char* k : kActed) known.emplace_back(k);
   for (const Noted& n : kNoted) known.emplace_back(n.name);
   for (const auto& [p, f] : w.params) known.push_back(p);
-  std::string msg = "unrecognized parameter '" + name + "='.";
+  std::string msg = "unrecognized parameter '" + name + "='";  // nb-rs's words, its runner's guard
   const std::string near = frontend::closest_name(name, known);
-  if (!near.empty()) msg += " Did you mean '" + near + "='?";
-  else msg += " Check for typos.";
+  if (!near.empty()) msg += ". Did you mean '" + near + "='?";
   return "error: " + msg + " [unknown-parameter]";
 }
 
@@ -107,6 +110,12 @@ ir::Expected<std::vector<Assignment>, std::string> split_assignments(const std::
     out.emplace_back(a.substr(0, eq), unquoted(a.substr(eq + 1)));
   }
   return out;
+}
+
+std::optional<std::string> refused_param(const std::vector<Assignment>& assignments) {
+  for (const auto& [name, value] : assignments)
+    if (const Refused* x = refused(name)) return refusal(name, *x);
+  return std::nullopt;
 }
 
 std::optional<std::string> take_workload(std::vector<Assignment>& assignments) {
@@ -159,7 +168,7 @@ ir::Expected<ResolvedParams, std::string> resolve_params(const std::vector<Assig
       if (setting_from_params(name)) set(name, value);
       continue;
     }
-    if (const Refused* x = refused(name)) return "error: " + name + "=: " + x->instead + " [unsupported-parameter]";
+    if (const Refused* x = refused(name)) return refusal(name, *x);
     if (!noted(name) && !acted(name)) return unrecognized(name, w);
     if (name == "scenario") o.scenario = value;
     else if (name == "cycles") o.overrides.emplace_back(name, value);

@@ -22,6 +22,10 @@ using Assignment = std::pair<std::string, std::string>;
 // `NAME=VALUE` words split at their first '='; an error names the word that is not one.
 ir::Expected<std::vector<Assignment>, std::string> split_assignments(const std::vector<std::string>& words);
 
+// For a run with no workload file (nb-rs's `run op=...`): the error for the
+// first parameter polydat refuses by name (op=, dryrun=, ...), if any.
+std::optional<std::string> refused_param(const std::vector<Assignment>& assignments);
+
 // `workload=FILE` taken out of the assignments (nullopt when absent).
 std::optional<std::string> take_workload(std::vector<Assignment>& assignments);
 

@@ -278,6 +278,11 @@ TEST_CASE("run command: nb-rs's form `run workload=FILE k=v`, its parameters act
   CHECK(noted.out == s.run({"run", "two.yaml"}).out);
   const Run both = s.run({"run", "two.yaml", "workload=two.yaml"});
   CHECK(both.status == 2);
+  // nb-rs's file-less `run op=...` is refused by name, not asked for a file.
+  const Run inline_op = s.run({"run", "op=hello {cycle}", "cycles=3"});
+  CHECK(inline_op.status == 2);
+  CHECK(contains(inline_op.err, "op=: inline workloads (op=) are not supported"));
+  CHECK(contains(inline_op.err, "[unsupported-parameter]"));
   const Run file = s.run({"run", "two.yaml", "filename=lines.txt"});
   CHECK(file.status == 0);
   CHECK(file.out.empty());
