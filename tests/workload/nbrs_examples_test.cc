@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "run_support.h"
 #include "tests/support/process.h"
 #include "workload/model.h"
 #include "workload/run_params.h"
@@ -26,6 +27,8 @@
 
 using namespace polydat;
 using namespace polydat::workload;
+using polydat::workload::test::Ran;
+using polydat::workload::test::run_loaded;
 namespace fs = std::filesystem;
 
 namespace {
@@ -51,38 +54,17 @@ fs::path fetch_examples(const fs::path& into) {
   return {};
 }
 
-struct Ran {
-  bool ok = false;
-  std::string out, error;
-};
-
 // As `polydat run FILE ARGS...` does it (nb-rs's parameters resolved, the file's own settings read), on one engine.
 Ran run_file(const fs::path& file, const std::vector<std::string>& args, bool native) {
-  Ran r;
   auto w = load_workload_file(file);
-  if (!w) {
-    r.error = w.error().rendered;
-    return r;
-  }
+  if (!w) return Ran{false, "", w.error().rendered, {}};
   auto pairs = split_assignments(args);
   REQUIRE(pairs);
   RunOptions o;
   o.native = native;
   auto p = resolve_params(*pairs, *w, ParamUse::Lines, o);
-  if (!p) {
-    r.error = p.error();
-    return r;
-  }
-  auto s = run_workload(*w, o, [&](const std::string& t) {
-    r.out += t;
-    return true;
-  });
-  if (!s) {
-    r.error = s.error();
-    return r;
-  }
-  r.ok = true;
-  return r;
+  if (!p) return Ran{false, "", p.error(), {}};
+  return run_loaded(*w, o);
 }
 
 Ran run_both(const fs::path& file, const std::vector<std::string>& args) {

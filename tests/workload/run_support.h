@@ -18,15 +18,10 @@ struct Ran {
   RunSummary summary;
 };
 
-// `yaml` as the file `path`, run with `o`.
-inline Ran run_on(const std::string& yaml, const RunOptions& o, const std::string& path = "test.yaml") {
+// A loaded workload run with `o`, its lines collected.
+inline Ran run_loaded(const Workload& w, const RunOptions& o) {
   Ran r;
-  auto w = parse_workload_text(yaml, path);
-  if (!w) {
-    r.error = w.error().rendered;
-    return r;
-  }
-  auto s = run_workload(*w, o, [&](const std::string& text) {
+  auto s = run_workload(w, o, [&](const std::string& text) {
     r.out += text;
     return true;
   });
@@ -37,6 +32,13 @@ inline Ran run_on(const std::string& yaml, const RunOptions& o, const std::strin
   r.ok = true;
   r.summary = *s;
   return r;
+}
+
+// `yaml` as the file `path`, run with `o`.
+inline Ran run_on(const std::string& yaml, const RunOptions& o, const std::string& path = "test.yaml") {
+  auto w = parse_workload_text(yaml, path);
+  if (!w) return Ran{false, "", w.error().rendered, {}};
+  return run_loaded(*w, o);
 }
 
 // Both engines; their lines and errors must agree.
