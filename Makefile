@@ -44,18 +44,22 @@ test-asan: deps $(ASAN_BUILD)/build.ninja
 run: build
 	@./tools/run_example.sh $(BUILD)
 
+# The bench, calibration and QoR executables are not built by `make build` (make test does not need them).
 bench: build
+	@ninja -C $(BUILD) tests/bench/polydat-bench tests/systemc/polydat-systemc-bench
 	@$(BUILD)/tests/bench/polydat-bench
 	@$(BUILD)/tests/systemc/polydat-systemc-bench
 
 # Measures the iCE40 operator delays behind hls/op_library.cc with the real tools (about 10 minutes).
 calibrate: build
+	@ninja -C $(BUILD) tests/calibration/polydat-calibrate-ice40
 	@$(BUILD)/tests/calibration/polydat-calibrate-ice40 docs/ice40-calibration.csv
 
 # Regenerates the tables of docs/fpga-qor.md with the real tools: every corpus kernel on every board, and the
 # issue's anchor kernels beside an expert's figures (about an hour on two cores; QOR_ARGS=--timeout 120 ...).
 QOR_ARGS ?=
 qor: build
+	@ninja -C $(BUILD) tests/qor/polydat-qor
 	@$(BUILD)/tests/qor/polydat-qor --out $(BUILD)/qor --write docs/fpga-qor.md $(QOR_ARGS)
 
 clean:
