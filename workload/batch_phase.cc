@@ -128,10 +128,11 @@ BatchPhase::Done BatchPhase::render(uint64_t first, size_t n, std::string& out) 
   }
   d.rows = k_->run(state_, in, rec, n);
   char buf[24];
-  for (size_t i = 0; i < d.rows; ++i) {
+  size_t slot = static_cast<size_t>(first % lut_.size());  // stepped, not divided, per line
+  for (size_t i = 0; i < d.rows; ++i, slot = slot + 1 == lut_.size() ? 0 : slot + 1) {
     const unsigned char* r = rec + i * outs.size;
     {
-      const Op& o = ops_[lut_[(first + i) % lut_.size()]];
+      const Op& o = ops_[lut_[slot]];
       if (o.gate == Op::Gate::Never || (o.gate == Op::Gate::Output && !field_truthy(outs.fields[o.gate_field], r))) {
         ++d.skipped;
         continue;
