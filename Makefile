@@ -41,7 +41,9 @@ test-asan: deps $(ASAN_BUILD)/build.ninja
 	@ulimit -s 65536 && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	  ./tools/run_tests.sh $(ASAN_BUILD) --only "$(ASAN_SUITES)"
 
-run: build
+# Builds only the polydat binary it runs, not the test suites.
+run: deps $(BUILD)/build.ninja
+	@ninja -C $(BUILD) cli/polydat
 	@./tools/run_example.sh $(BUILD)
 
 # The bench, calibration and QoR executables are not built by `make build` (make test does not need them).

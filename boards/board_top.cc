@@ -81,10 +81,8 @@ uint32_t result_line_chars(const KernelPorts& k) {
   return std::max<uint32_t>(n, 1);
 }
 
-uint32_t result_line_chars(const hls::Design& design) { return result_line_chars(kernel_ports(design)); }
-
-BoardTop board_top(const hls::Design& design, const Board& board, const BoardTopOptions& options) {
-  return board_top(kernel_ports(design), rtl::emit_sv(design), board, options);
+BoardTop board_top(const hls::Design& design, const rtl::Module& module, const Board& board, const BoardTopOptions& options) {
+  return board_top(kernel_ports(design, module), module.text, board, options);
 }
 
 BoardTop board_top(const KernelPorts& g, const std::string& kernel_sv, const Board& board, const BoardTopOptions& options) {

@@ -38,11 +38,10 @@ struct BoardTop {
 
 // The text of a result line: output i as ceil(width_i / 4) lowercase hex
 // digits (the bit pattern, most significant digit first), fields separated by
-// one space, then '\n'. The line's length for `design`:
-uint32_t result_line_chars(const hls::Design& design);
+// one space, then '\n'. The line's length:
 uint32_t result_line_chars(const KernelPorts& kernel);
 
-BoardTop board_top(const hls::Design& design, const Board& board, const BoardTopOptions& options);
+BoardTop board_top(const hls::Design& design, const rtl::Module& module, const Board& board, const BoardTopOptions& options);
 // Around any module with the kernel interface (`kernel_sv` its text and what it instantiates).
 BoardTop board_top(const KernelPorts& kernel, const std::string& kernel_sv, const Board& board,
                    const BoardTopOptions& options);

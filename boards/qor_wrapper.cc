@@ -144,10 +144,10 @@ module {name} (
 
 }  // namespace
 
-KernelPorts kernel_ports(const hls::Design& design) {
-  const rtl::PortNames names = rtl::port_names(design);
+KernelPorts kernel_ports(const hls::Design& design, const rtl::Module& module) {
+  const rtl::PortNames& names = module.ports;
   KernelPorts k;
-  k.module = rtl::module_name(design);
+  k.module = module.name;
   for (size_t i = 0; i < design.dfg.configs.size(); ++i)
     k.configs.push_back({names.configs[i], design.dfg.configs[i].ty.bits(), design.dfg.configs[i].name});
   for (size_t i = 0; i < design.dfg.inputs.size(); ++i)
@@ -163,8 +163,6 @@ QorWrapper qor_wrapper(const KernelPorts& kernel, const std::string& kernel_sv) 
   w.sv = top_sv(kernel, w.module, kernel.module, false) + "\n" + kernel_sv;
   return w;
 }
-
-QorWrapper qor_wrapper(const hls::Design& design) { return qor_wrapper(kernel_ports(design), rtl::emit_sv(design)); }
 
 QorWrapper null_wrapper(const KernelPorts& kernel) {
   QorWrapper w;

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "hls/design.h"
+#include "rtl/emit_sv.h"
 
 namespace polydat::boards {
 
@@ -43,7 +44,7 @@ struct KernelPorts {
   std::string module;
   std::vector<KernelPort> configs, inputs, outputs;
 };
-KernelPorts kernel_ports(const hls::Design& design);
+KernelPorts kernel_ports(const hls::Design& design, const rtl::Module& module);
 
 inline constexpr const char* kQorClockPort = "clk";
 inline constexpr const char* kQorResetPort = "rst";
@@ -56,7 +57,6 @@ struct QorWrapper {
 
 // The wrapper around the kernel whose module text is `kernel_sv`.
 QorWrapper qor_wrapper(const KernelPorts& kernel, const std::string& kernel_sv);
-QorWrapper qor_wrapper(const hls::Design& design);  // with rtl::emit_sv(design)
 
 // The same wrapper around the null kernel of the same port widths.
 QorWrapper null_wrapper(const KernelPorts& kernel);

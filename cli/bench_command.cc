@@ -23,15 +23,11 @@ int bench_command(const BenchArgs& args) {
   if (!range) return kUsageError;
   frontend::CompileResult r;
   if (!compile_kernel(args.file, args.lib_paths, r, args.outputs)) return kUserError;
-  std::optional<Stimulus> stimulus;
-  try {
-    stimulus = Stimulus::make(r.kernel(), args.sets);
-  } catch (const UsageError&) {
-    return kUsageError;
-  }
-  if (!stimulus) return kUserError;
-  auto opt = optimized(*r.ir);
-  if (!opt) return kUserError;
+  auto stimulus = stimulus_for(r.kernel(), args.sets);
+  if (!stimulus) return stimulus.error();
+  auto optimized_kernel = optimized(r);
+  if (!optimized_kernel) return kUserError;
+  const ir::CategoryIr* opt = &optimized_kernel->ir;
   const ir::Ty in_ty = opt->object(opt->func(opt->entry()).input).ty;
   auto records = stimulus->records(*range, in_ty);
   if (!records) return kUserError;

@@ -7,7 +7,6 @@
 #include "cli/board_flow.h"
 #include "cli/commands.h"
 #include "hls/report.h"
-#include "sim/interpreter_engine.h"
 #include "sim/verilator/board_sim.h"
 #include "sim/verilator/verilator_engine.h"
 
@@ -37,23 +36,14 @@ int board_cosim_command(const CosimArgs& args) {
   frontend::CompileResult r;
   auto k = design_for(args.hls, hls, r);
   if (!k) return kUserError;
-  std::optional<Stimulus> stimulus;
-  try {
-    stimulus = Stimulus::make(r.kernel(), args.sets);
-  } catch (const UsageError&) {
-    return kUsageError;
-  }
-  if (!stimulus) return kUserError;
+  auto stimulus = stimulus_for(r.kernel(), args.sets);
+  if (!stimulus) return stimulus.error();
   auto top = board_top_for(*k, *stimulus, *board, pll);
   auto batch_or = batch_of(*stimulus, *k, *range);
   if (!top || !batch_or) return kUserError;
   const sim::Batch& batch = *batch_or;
-  sim::InterpreterEngine oracle(k->ir, k->config_fields);
-  auto expected = oracle.run(batch);
-  if (!expected) {
-    fmt::print(stderr, "error: the interpreter: {}\n", expected.error());
-    return kUserError;
-  }
+  auto expected = oracle_run(*k, batch);
+  if (!expected) return kUserError;
   const auto t0 = std::chrono::steady_clock::now();
   auto run = sim::simulate_board(*top, *board, batch.inputs.size(), sim::default_cache_dir());
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -47,7 +47,7 @@ std::optional<boards::BoardTop> board_top_for(const KernelDesign& k, const Stimu
     fmt::print(stderr, "error: at {} MHz the UART's {} baud has fewer than 4 clocks a bit\n", mhz, board.baud);
     return std::nullopt;
   }
-  return boards::board_top(k.design, board, o);
+  return boards::board_top(k.design, k.module, board, o);
 }
 
 hls::HlsOptions clocked_for(hls::HlsOptions options, double mhz) {

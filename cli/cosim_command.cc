@@ -1,6 +1,7 @@
 // polydat cosim: the kernel's SystemVerilog simulated cycle by cycle against
 // the interpreter, with the report's latency and II checked.
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 
 #include <chrono>
 
@@ -10,10 +11,7 @@
 #include "cli/values.h"
 #include "hls/report.h"
 #include "sim/cosim.h"
-#include "sim/interpreter_engine.h"
-#include "sim/iverilog/iverilog_engine.h"
-#include "sim/systemc/systemc_engine.h"
-#include "sim/verilator/verilator_engine.h"
+#include "flow/engines.h"
 
 namespace polydat::cli {
 
@@ -30,6 +28,13 @@ std::string reproducer(const CosimArgs& a, const std::string& cycles) {
   return cmd + fmt::format(" --stall {} --seed {}", a.stall, a.seed);
 }
 
+std::vector<std::string> tracing_engines() {
+  std::vector<std::string> names;
+  for (const flow::EngineInfo& e : flow::engines())
+    if (e.traces) names.push_back(e.name);
+  return names;
+}
+
 // What a simulator engine gave, with what the summary says about it.
 struct SimRun {
   sim::EngineRun run;
@@ -40,52 +45,29 @@ struct SimRun {
   bool reference_ok = true;
 };
 
-template <class Engine>
-ir::Expected<SimRun, std::string> simulate(Engine& engine, const sim::Batch& batch) {
-  const auto t0 = std::chrono::steady_clock::now();
-  if (auto built = engine.prepare(); !built) return built.error();
-  SimRun r;
-  r.build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  auto got = engine.run(batch);
-  if (!got) return got.error();
-  r.run = std::move(*got);
-  r.post_reset = engine.post_reset();
-  r.built_now = engine.built_now();
-  return r;
-}
-
 ir::Expected<SimRun, std::string> simulate(const CosimArgs& args, const KernelDesign& k, const sim::Batch& batch) {
-  if (args.sim == "systemc") {
-    sim::SystemCOptions o;
-    o.stall = args.stall;
-    o.seed = args.seed;
-    o.trace = args.trace;
-    o.kernel_file = args.hls.file;  // the reference model compiles it inside the simulation
-    o.lib_paths = args.hls.lib_paths;
-    sim::SystemCEngine engine(k.design, o);
-    auto r = simulate(engine, batch);
-    if (r) {
-      const sim::ReferenceCheck& c = engine.reference_check();
-      r->reference_ok = c.ok();
-      r->reference = c.ran ? fmt::format("{} results checked inside the simulation, {} mismatches", c.compared,
-                                         c.mismatches)
-                           : std::string("the reference model did not run");
-    }
-    return r;
-  }
-  if (args.sim == "iverilog") {
-    sim::IverilogOptions o;
-    o.stall = args.stall;
-    o.seed = args.seed;
-    sim::IverilogEngine engine(k.design, o);
-    return simulate(engine, batch);
-  }
-  sim::VerilatorOptions o;
+  flow::EngineOptions o;
   o.stall = args.stall;
   o.seed = args.seed;
   o.trace = args.trace;
-  sim::VerilatorEngine engine(k.design, o);
-  return simulate(engine, batch);
+  o.kernel_file = args.hls.file;  // SystemC's reference model compiles it inside the simulation
+  o.lib_paths = args.hls.lib_paths;
+  auto engine = flow::make_engine(args.sim, flow::EngineSubject{&k.ir, k.config_fields, &k.design}, o);
+  if (!engine) return engine.error();
+  const auto t0 = std::chrono::steady_clock::now();
+  if (auto built = (*engine)->build(); !built) return built.error();
+  SimRun r;
+  r.build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  auto got = (*engine)->run(batch);
+  if (!got) return got.error();
+  r.run = std::move(*got);
+  r.post_reset = (*engine)->post_reset();
+  r.built_now = (*engine)->built_now();
+  if (std::optional<sim::SelfCheck> c = (*engine)->self_check()) {
+    r.reference_ok = c->ok;
+    r.reference = c->summary;
+  }
+  return r;
 }
 
 }  // namespace
@@ -94,8 +76,9 @@ int cosim_command(const CosimArgs& args) {
   if (!args.board.empty()) return board_cosim_command(args);
   auto range = cycles_option(args.cycles);
   if (!range) return kUsageError;
-  if (args.sim == "iverilog" && !args.trace.empty()) {
-    fmt::print(stderr, "error: --trace needs --sim verilator or systemc (Icarus writes no trace here)\n");
+  if (!args.trace.empty() && !flow::find_engine(args.sim)->traces) {
+    fmt::print(stderr, "error: --trace needs --sim {} (the {} engine writes no trace)\n",
+               fmt::join(tracing_engines(), " or "), args.sim);
     return kUsageError;
   }
   if (!(args.stall >= 0 && args.stall < 1)) {
@@ -107,22 +90,13 @@ int cosim_command(const CosimArgs& args) {
   frontend::CompileResult r;
   auto k = design_for(args.hls, *options, r);
   if (!k) return kUserError;
-  std::optional<Stimulus> stimulus;
-  try {
-    stimulus = Stimulus::make(r.kernel(), args.sets);
-  } catch (const UsageError&) {
-    return kUsageError;
-  }
-  if (!stimulus) return kUserError;
+  auto stimulus = stimulus_for(r.kernel(), args.sets);
+  if (!stimulus) return stimulus.error();
   auto batch = batch_of(*stimulus, *k, *range);
   if (!batch) return kUserError;
 
-  sim::InterpreterEngine oracle(k->ir, k->config_fields);
-  auto expected = oracle.run(*batch);
-  if (!expected) {
-    fmt::print(stderr, "error: the interpreter: {}\n", expected.error());
-    return kUserError;
-  }
+  auto expected = oracle_run(*k, *batch);
+  if (!expected) return kUserError;
   auto got = simulate(args, *k, *batch);
   if (!got) {
     fmt::print(stderr, "error: {}\n  reproduce: {}\n", got.error(), reproducer(args, args.cycles));

@@ -11,8 +11,9 @@ namespace polydat::cli {
 int emit_obj_command(const EmitObjArgs& args) {
   frontend::CompileResult r;
   if (!compile_kernel(args.file, args.lib_paths, r)) return kUserError;
-  auto opt = optimized(*r.ir);
-  if (!opt) return kUserError;
+  auto optimized_kernel = optimized(r);
+  if (!optimized_kernel) return kUserError;
+  const ir::CategoryIr* opt = &optimized_kernel->ir;
   auto e = sim::emit_object(*opt, opt->entry(), args.out_dir, r.kernel().name);
   if (!e) {
     fmt::print(stderr, "error: {}\n", e.error());

@@ -69,13 +69,8 @@ int eval_command(const EvalArgs& args) {
   frontend::CompileResult r;
   if (!compile_kernel(args.file, args.lib_paths, r, args.outputs)) return kUserError;
   const frontend::Unit& k = r.kernel();
-  std::optional<Stimulus> stimulus;
-  try {
-    stimulus = Stimulus::make(k, args.sets);
-  } catch (const UsageError&) {
-    return kUsageError;
-  }
-  if (!stimulus) return kUserError;
+  auto stimulus = stimulus_for(k, args.sets);
+  if (!stimulus) return stimulus.error();
   const std::optional<size_t> iterated = stimulus->iterated();
   const uint64_t total = iterated ? range->end - range->begin : 1;
   const auto [first_row, end_row] = shard_rows(total, *shard);

@@ -67,9 +67,9 @@ class InterpreterEvaluator : public RowEvaluator {
   RecordBuffer buffer_;
 };
 
-class InterpreterEngine : public EvalEngine {
+class InterpreterRows : public EvalEngine {
  public:
-  InterpreterEngine(const frontend::CompileResult& r, const Stimulus& s, uint64_t first_cycle)
+  InterpreterRows(const frontend::CompileResult& r, const Stimulus& s, uint64_t first_cycle)
       : r_(r), stimulus_(s), first_cycle_(first_cycle), out_(sim::record_layout(entry_output(*r.ir))) {}
   std::unique_ptr<RowEvaluator> evaluator() const override {
     return std::make_unique<InterpreterEvaluator>(r_, stimulus_, first_cycle_, out_);
@@ -154,9 +154,9 @@ class NativeEvaluator : public RowEvaluator {
   RecordBuffer in_, out_;
 };
 
-class NativeEngine : public EvalEngine {
+class NativeRows : public EvalEngine {
  public:
-  NativeEngine(const frontend::CompileResult& r, const Stimulus& s, uint64_t first_cycle,
+  NativeRows(const frontend::CompileResult& r, const Stimulus& s, uint64_t first_cycle,
                std::unique_ptr<sim::NativeKernel> k)
       : r_(r), stimulus_(s), first_cycle_(first_cycle), kernel_(std::move(k)) {
     if (!s.iterated()) return;
@@ -182,21 +182,22 @@ class NativeEngine : public EvalEngine {
 
 std::unique_ptr<EvalEngine> interpreter_engine(const frontend::CompileResult& r, const Stimulus& stimulus,
                                                uint64_t first_cycle) {
-  return std::make_unique<InterpreterEngine>(r, stimulus, first_cycle);
+  return std::make_unique<InterpreterRows>(r, stimulus, first_cycle);
 }
 
 std::unique_ptr<EvalEngine> llvm_engine(const frontend::CompileResult& r, const Stimulus& stimulus,
                                         uint64_t first_cycle) {
-  auto opt = optimized(*r.ir);
-  if (!opt) return nullptr;
+  auto optimized_kernel = optimized(r);
+  if (!optimized_kernel) return nullptr;
+  const ir::CategoryIr* opt = &optimized_kernel->ir;
   sim::LowerOptions lower;  // externs hold one value for the whole run: their work is done once per batch
-  for (const frontend::Port& p : r.kernel().params) lower.batch_invariant.push_back(p.is_extern);
+  lower.batch_invariant = optimized_kernel->config_fields;
   auto kernel = sim::NativeKernel::compile(*opt, opt->entry(), lower);
   if (!kernel) {
     fmt::print(stderr, "error: the llvm engine cannot run this kernel: {}\n", kernel.error());
     return nullptr;
   }
-  return std::make_unique<NativeEngine>(r, stimulus, first_cycle, std::move(*kernel));
+  return std::make_unique<NativeRows>(r, stimulus, first_cycle, std::move(*kernel));
 }
 
 }  // namespace polydat::cli

@@ -2,8 +2,8 @@
 
 #include <fmt/core.h>
 
+#include "flow/engines.h"
 #include "hls/report.h"
-#include "ir/pass_pipeline.h"
 
 namespace polydat::cli {
 
@@ -17,11 +17,10 @@ bool compile_kernel(const std::string& file, const std::vector<std::string>& lib
   return r.ok();
 }
 
-std::optional<ir::CategoryIr> optimized(const ir::CategoryIr& g) {
-  auto o = ir::optimize(g);
+std::optional<flow::Optimized> optimized(const frontend::CompileResult& r) {
+  auto o = flow::optimize(r);
   if (!o) {
-    fmt::print(stderr, "error: internal: the optimiser failed ({}: {})\n", ir::error_kind_name(o.error().kind),
-               o.error().message);
+    fmt::print(stderr, "error: internal: the optimiser failed ({})\n", o.error());
     return std::nullopt;
   }
   return std::move(*o);
@@ -44,6 +43,16 @@ std::optional<sim::Batch> batch_of(const Stimulus& stimulus, const KernelDesign&
     batch.inputs.push_back(std::move(streamed));
   }
   return batch;
+}
+
+std::optional<sim::EngineRun> oracle_run(const KernelDesign& k, const sim::Batch& batch) {
+  auto oracle = flow::make_engine("interp", flow::EngineSubject{&k.ir, k.config_fields, nullptr});
+  auto run = (*oracle)->run(batch);
+  if (!run) {
+    fmt::print(stderr, "error: the interpreter: {}\n", run.error());
+    return std::nullopt;
+  }
+  return std::move(*run);
 }
 
 std::optional<hls::HlsOptions> hls_options(const HlsArgs& args) {
@@ -91,23 +100,21 @@ void print_found_at(const frontend::CompileResult& r, const ir::SourceLoc& at, c
 std::optional<KernelDesign> design_for(const HlsArgs& args, const hls::HlsOptions& options,
                                        frontend::CompileResult& r) {
   if (!compile_kernel(args.file, args.lib_paths, r)) return std::nullopt;
-  auto opt = optimized(*r.ir);
+  auto opt = optimized(r);
   if (!opt) return std::nullopt;
-  std::vector<bool> config_fields;
-  for (const frontend::Port& p : r.kernel().params) config_fields.push_back(p.is_extern);
-  auto d = hls::synthesize(*opt, opt->entry(), config_fields, options);
+  auto d = flow::schedule(std::move(*opt), options);
   if (!d) {
     print_found_at(r, d.error().loc, "cannot make hardware: " + d.error().message, d.error().kind, true, "");
     return std::nullopt;
   }
-  if (args.max_mul && d->kind == hls::DesignKind::Pipeline)
+  if (args.max_mul && d->design.kind == hls::DesignKind::Pipeline)
     fmt::print(stderr, "{}: warning: --max-mul has no effect: '{}' is a pipeline, and only an FSM shares multipliers\n",
                args.file, r.kernel().name);
-  if (auto miss = hls::timing_warning(*d)) {
+  if (auto miss = hls::timing_warning(d->design)) {
     print_found_at(r, miss->at, miss->message, "timing", args.strict, args.file);
     if (args.strict) return std::nullopt;
   }
-  return KernelDesign{std::move(*opt), std::move(*d), std::move(config_fields)};
+  return flow::emit(std::move(*d));
 }
 
 }  // namespace polydat::cli

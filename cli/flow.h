@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "cli/stimulus.h"
 #include "cli/values.h"
+#include "flow/pipeline.h"
 #include "frontend/compile.h"
 #include "hls/design.h"
 #include "ir/graph.h"
@@ -15,25 +16,25 @@
 
 namespace polydat::cli {
 
-struct KernelDesign {
-  ir::CategoryIr ir;               // the optimised IR the design was made from (the oracle runs it)
-  hls::Design design;
-  std::vector<bool> config_fields;  // which entry parameters are externs (cfg_ ports)
-};
+// The optimised IR the design was made from (the oracle runs it), the design and its module.
+using KernelDesign = flow::Emitted;
 
 // compile_file with the -L folders, its diagnostics printed on stderr; false when it failed.
 // `outputs`, when given, replaces the kernel's outputs (only their cone is compiled).
 bool compile_kernel(const std::string& file, const std::vector<std::string>& lib_paths, frontend::CompileResult& r,
                     const std::vector<std::string>& outputs = {});
 
-// ir::optimize; nullopt after printing the failure (the passes refusing their own output is a compiler bug).
-std::optional<ir::CategoryIr> optimized(const ir::CategoryIr& g);
+// flow::optimize; nullopt after printing the failure (the passes refusing their own output is a compiler bug).
+std::optional<flow::Optimized> optimized(const frontend::CompileResult& r);
 
 // parse_cycles; nullopt after printing what --cycles takes.
 std::optional<CycleRange> cycles_option(const std::string& text);
 
 // The batch --cycles and --set describe for design k: streamed inputs per evaluation, externs once.
 std::optional<sim::Batch> batch_of(const Stimulus& stimulus, const KernelDesign& k, CycleRange range);
+
+// The interpreter on the batch, the oracle a simulation is checked against; nullopt after printing why it stopped.
+std::optional<sim::EngineRun> oracle_run(const KernelDesign& k, const sim::Batch& batch);
 
 // The HLS options of the command line; nullopt (after printing why) on a bad value.
 std::optional<hls::HlsOptions> hls_options(const HlsArgs& args);

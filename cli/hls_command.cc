@@ -32,10 +32,10 @@ int emit_sv_command(const HlsArgs& args, const std::string& out_dir) {
   const hls::Design* d = &k->design;
   std::error_code ec;
   std::filesystem::create_directories(out_dir, ec);
-  const std::string name = rtl::module_name(*d);
+  const std::string& name = k->module.name;
   const std::filesystem::path sv = std::filesystem::path(out_dir) / (name + ".sv");
   const std::filesystem::path report = std::filesystem::path(out_dir) / (name + ".report.txt");
-  std::ofstream(sv) << rtl::emit_sv(*d);
+  std::ofstream(sv) << k->module.text;
   std::ofstream(report) << hls::report_text(*d);
   if (!std::filesystem::exists(sv)) {
     fmt::print(stderr, "error: cannot write {}\n", sv.string());

@@ -5,8 +5,19 @@
 #include "cli/commands.h"
 #include "cli/usage.h"
 #include "difftest/difftest.h"
+#include "flow/engines.h"
 
 namespace {
+// "a (what a is), b (...) or c (...)": the registry's engines of one kind.
+std::string engine_help(polydat::flow::EngineKind kind) {
+  std::vector<std::string> parts;
+  for (const polydat::flow::EngineInfo& e : polydat::flow::engines())
+    if (e.kind == kind) parts.push_back(e.name + " (" + e.summary + ")");
+  std::string text;
+  for (size_t i = 0; i < parts.size(); ++i) text += (i == 0 ? "" : i + 1 == parts.size() ? " or " : ", ") + parts[i];
+  return text;
+}
+
 using namespace polydat::cli;
 constexpr const char* kVersion = "polydat 0.1.0";
 
@@ -56,8 +67,8 @@ int main(int argc, char** argv) {
       ->delimiter(',');
   eval_cmd->add_option("-o,--output", eval.output, "write to this file instead of stdout");
   eval_cmd->add_flag("-q,--quiet", eval.quiet, "no progress line on stderr");
-  eval_cmd->add_option("--engine", eval.engine, "interp (the interpreter, the oracle) or llvm (native code)")
-      ->capture_default_str()->check(CLI::IsMember({"interp", "llvm"}));
+  eval_cmd->add_option("--engine", eval.engine, engine_help(polydat::flow::EngineKind::Software))
+      ->capture_default_str()->check(CLI::IsMember(polydat::flow::engine_names(polydat::flow::EngineKind::Software)));
   eval_cmd->add_option("-L", eval.lib_paths, "a folder to search for modules (repeatable)")->allow_extra_args(false)
       ->check(existing_folder());
 
@@ -66,7 +77,7 @@ int main(int argc, char** argv) {
   run_cmd->add_option("file", run.file, "the workload (.yaml), or nb-rs's workload=FILE");
   run_cmd->add_option("assignments", run.assignments,
                       "nb-rs's parameters: scenario=NAME, cycles=N, format=, tags=, seq=, ..., and NAME=VALUE for params");
-  run_cmd->add_option("--engine", run.engine, "interp (the interpreter, the oracle) or llvm (native code)")
+  run_cmd->add_option("--engine", run.engine, engine_help(polydat::flow::EngineKind::Software))
       ->capture_default_str();
   run_cmd->add_option("--format", run.format,
                       "nb-rs's stdout formats: stmt (the op's text), readout, assignments, json (jsonl), csv, tsv, raw")
@@ -123,9 +134,8 @@ int main(int argc, char** argv) {
   CLI::App* cosim_cmd =
       app.add_subcommand("cosim", "simulate the kernel's SystemVerilog cycle by cycle against the interpreter");
   add_hls_options(cosim_cmd, cosim.hls);
-  cosim_cmd->add_option("--sim", cosim.sim,
-                        "verilator (C++ testbench), systemc (SystemC testbench) or iverilog (Icarus, an SV testbench)")
-      ->capture_default_str()->check(CLI::IsMember({"verilator", "systemc", "iverilog"}));
+  cosim_cmd->add_option("--sim", cosim.sim, engine_help(polydat::flow::EngineKind::Rtl))
+      ->capture_default_str()->check(CLI::IsMember(polydat::flow::engine_names(polydat::flow::EngineKind::Rtl)));
   cosim_cmd->add_option("--cycles", cosim.cycles, "N (0..N) or A..B (half-open) for the first input")
       ->capture_default_str();
   cosim_cmd->add_option("--set", cosim.sets, "NAME=VALUE for another input or an extern (repeatable)")
@@ -177,12 +187,12 @@ int main(int argc, char** argv) {
   flash_cmd->add_option("dir", flash.dir, "the folder `polydat synth` wrote")->required();
 
   DifftestArgs difftest;
-  difftest.engines = polydat::difftest::engine_names();
+  difftest.engines = polydat::flow::engine_names();
   CLI::App* difftest_cmd =
       app.add_subcommand("difftest", "run a kernel on every engine that takes it, against the interpreter");
   difftest_cmd->add_option("file", difftest.file, "the kernel (.gk)")->required();
   difftest_cmd->add_option("--engines", difftest.engines, "engines, comma-separated")->delimiter(',')
-      ->capture_default_str()->check(CLI::IsMember(polydat::difftest::engine_names()));
+      ->capture_default_str()->check(CLI::IsMember(polydat::flow::engine_names()));
   difftest_cmd->add_option("--inputs", difftest.inputs, "random inputs (edges favoured)")->capture_default_str();
   difftest_cmd->add_option("--seed", difftest.seed, "seeds the inputs and the stalls")->capture_default_str();
   difftest_cmd->add_option("--stall", difftest.stall, "RTL engines: the chance of a stall on each handshake")
@@ -195,7 +205,7 @@ int main(int argc, char** argv) {
   CLI::App* fuzz_cmd =
       app.add_subcommand("fuzz", "generate random kernels and compare the engines on them; write what disagrees");
   fuzz_cmd->add_option("--engines", fuzz.engines, "engines, comma-separated")->delimiter(',')
-      ->capture_default_str()->check(CLI::IsMember(polydat::difftest::engine_names()));
+      ->capture_default_str()->check(CLI::IsMember(polydat::flow::engine_names()));
   fuzz_cmd->add_option("--count", fuzz.count, "kernels to generate")->capture_default_str();
   fuzz_cmd->add_option("--seed", fuzz.seed, "kernel i comes from seed + i")->capture_default_str();
   fuzz_cmd->add_option("--inputs", fuzz.inputs, "random inputs per kernel")->capture_default_str();

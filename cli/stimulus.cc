@@ -109,4 +109,14 @@ std::optional<std::vector<ir::Value>> Stimulus::records(CycleRange range, const 
   return out;
 }
 
+ir::Expected<Stimulus, int> stimulus_for(const frontend::Unit& kernel, const std::vector<std::string>& sets) {
+  try {
+    std::optional<Stimulus> s = Stimulus::make(kernel, sets);
+    if (!s) return 1;
+    return std::move(*s);
+  } catch (const UsageError&) {
+    return 2;
+  }
+}
+
 }  // namespace polydat::cli

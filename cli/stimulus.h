@@ -41,4 +41,7 @@ class Stimulus {
   std::vector<ir::Value> values_;
 };
 
+// Stimulus::make with its failure as the exit status: 2 for a malformed --set, 1 for a value the kernel refuses.
+ir::Expected<Stimulus, int> stimulus_for(const frontend::Unit& kernel, const std::vector<std::string>& sets);
+
 }  // namespace polydat::cli

@@ -74,11 +74,11 @@ int estimate_only(const SynthArgs& args, const hls::HlsOptions& options) {
   frontend::CompileResult r;
   auto k = design_for(args.hls, options, r);
   if (!k) return kUserError;
-  const std::string top = rtl::module_name(k->design);
+  const std::string& top = k->module.name;
   const fs::path dir = args.out_dir.empty() ? fs::path(top + "-" + args.estimate) : fs::path(args.out_dir);
   fmt::print("synth {}: {}; Yosys synth_{} for an estimate (no place and route) in {}\n", args.hls.file,
              hls::summary_line(k->design), args.estimate, dir.string());
-  auto e = fpga::estimate(args.estimate, top, rtl::emit_sv(k->design), dir);
+  auto e = fpga::estimate(args.estimate, top, k->module.text, dir);
   if (!e) {
     fmt::print(stderr, "error: {}\n", e.error());
     return kUserError;
@@ -202,7 +202,7 @@ int synth_command(const SynthArgs& args) {
     frontend::CompileResult r;
     auto k = design_for(args.hls, hls, r);
     if (!k) return kUserError;
-    std::string kernel_sv = rtl::emit_sv(k->design);
+    std::string kernel_sv = k->module.text;
     if (!attempts.empty() && logic_of(kernel_sv) == logic_of(attempts.back().kernel_sv)) {
       fmt::print("  scheduled against {:.2f} ns the design is the same as attempt {}'s: stopping\n", *hls.clock_ns,
                  attempts.back().number);
@@ -210,23 +210,18 @@ int synth_command(const SynthArgs& args) {
     }
     if (base.empty())
       base = args.out_dir.empty()
-                 ? fs::path(rtl::module_name(k->design) + "-" + (plan.board ? plan.board->name : args.device))
+                 ?  fs::path(k->module.name + "-" + (plan.board ? plan.board->name : args.device))
                  : fs::path(args.out_dir);
     fpga::Ice40Request req = request_for(plan, args);
     if (plan.board) {
-      std::optional<Stimulus> stimulus;
-      try {
-        stimulus = Stimulus::make(r.kernel(), args.sets);
-      } catch (const UsageError&) {
-        return kUsageError;
-      }
-      if (!stimulus) return kUserError;
+      auto stimulus = stimulus_for(r.kernel(), args.sets);
+      if (!stimulus) return stimulus.error();
       auto top = board_top_for(*k, *stimulus, *plan.board, plan.pll);
       if (!top) return kUserError;
       req.top = top->module;
       req.sv = top->sv;
     } else {
-      ports = boards::kernel_ports(k->design);
+      ports = boards::kernel_ports(k->design, k->module);
       const boards::QorWrapper w = boards::qor_wrapper(*ports, kernel_sv);
       req.top = w.module;
       req.sv = w.sv;

@@ -52,7 +52,10 @@ std::string write_finding(const CampaignOptions& o, uint64_t kernel_seed, const 
 
 GeneratedKernel campaign_kernel(uint64_t seed, const std::vector<std::string>& engines) {
   bool rtl = false;
-  for (const std::string& e : engines) rtl = rtl || e == "verilator" || e == "systemc" || e == "iverilog";
+  for (const std::string& e : engines) {
+    const flow::EngineInfo* info = flow::find_engine(e);
+    rtl = rtl || (info && info->kind == flow::EngineKind::Rtl);
+  }
   return generate_kernel(seed, rtl && seed % 2 == 0);  // every other kernel one the hardware flow takes
 }
 
@@ -61,7 +64,10 @@ namespace {
 // (a kernel whose build fails here is built alone when it runs).
 void prepare_chunk(const CampaignOptions& o, uint64_t first, const std::function<void(const std::string&)>& progress) {
   bool needs_build = false;
-  for (const std::string& e : o.run.engines) needs_build = needs_build || e == "verilator" || e == "systemc";
+  for (const std::string& e : o.run.engines) {
+    const flow::EngineInfo* info = flow::find_engine(e);
+    needs_build = needs_build || (info && info->prebuild);
+  }
   if (!needs_build) return;
   std::vector<NamedKernel> chunk;
   for (uint64_t i = first; i < std::min<uint64_t>(o.count, first + o.models_per_build); ++i)

@@ -6,16 +6,11 @@
 
 #include "difftest/random_values.h"
 #include "frontend/compile.h"
+#include "flow/engines.h"
+#include "flow/pipeline.h"
 #include "hls/design.h"
 #include "ir/interp.h"
-#include "ir/pass_pipeline.h"
-#include "rtl/emit_sv.h"
 #include "sim/cosim.h"
-#include "sim/interpreter_engine.h"
-#include "sim/iverilog/iverilog_engine.h"
-#include "sim/llvm/native_kernel.h"
-#include "sim/systemc/systemc_engine.h"
-#include "sim/verilator/verilator_engine.h"
 
 namespace polydat::difftest {
 
@@ -61,51 +56,33 @@ std::string values_text(const std::vector<ir::Value>& vs) {
   return "(" + s + ")";
 }
 
-// The records through a software engine's outputs, compared one by one.
-EngineResult compare_records(const std::string& engine, const Stimulus& s, const std::vector<ir::Value>& got) {
-  EngineResult r{engine, Verdict::Agrees, "", 0};
+// A software engine on the batch, compared evaluation by evaluation with the oracle's outputs.
+EngineResult run_software(const std::string& name, sim::Engine& engine, const Stimulus& s) {
+  if (auto built = engine.build(); !built) return EngineResult{name, Verdict::Fails, built.error(), 0};
+  auto got = engine.run(s.batch);
+  if (!got)
+    return EngineResult{name, Verdict::Disagrees, got.error() + ", on inputs the oracle finished", 0};
+  EngineResult r{name, Verdict::Agrees, "", 0};
   for (size_t i = 0; i < s.records.size(); ++i) {
-    if (i >= got.size()) {
-      r.verdict = Verdict::Disagrees;
-      r.detail = fmt::format("stopped at evaluation {} of {} (input {}), which the oracle finished", i,
-                             s.records.size(), ir::render(s.records[i]));
-      return r;
-    }
     ++r.compared;
-    if (got[i] == s.expected[i]) continue;
+    const ir::Value& want = s.expected[i];
+    const std::vector<ir::Value> expected = want.ty().is_product() ? want.elems() : std::vector<ir::Value>{want};
+    if (got->outputs.at(i) == expected) continue;
     r.verdict = Verdict::Disagrees;
-    r.detail = fmt::format("input {}: the oracle gives {}, {} gives {}", ir::render(s.records[i]),
-                           ir::render(s.expected[i]), engine, ir::render(got[i]));
+    r.detail = fmt::format("input {}: the oracle gives {}, {} gives {}", ir::render(s.records[i]), values_text(expected),
+                           name, values_text(got->outputs[i]));
     return r;
   }
   return r;
 }
 
-EngineResult run_interp_optimized(const ir::CategoryIr& opt, const Stimulus& s) {
-  ir::Interpreter interp(opt);
-  std::vector<ir::Value> got;
-  for (const ir::Value& record : s.records) {
-    auto out = interp.run(record);
-    if (!out) break;
-    got.push_back(std::move(*out));
-  }
-  return compare_records("interp", s, got);
-}
-
-EngineResult run_llvm(const ir::CategoryIr& opt, const Stimulus& s) {
-  auto k = sim::NativeKernel::compile(opt, opt.entry());
-  if (!k) return EngineResult{"llvm", Verdict::Fails, "cannot compile: " + k.error(), 0};
-  return compare_records("llvm", s, (*k)->evaluate(s.records));
-}
-
-template <class Engine>
-EngineResult run_rtl(const std::string& name, Engine& engine, const hls::Design& d, const ir::CategoryIr& front,
+EngineResult run_rtl(const std::string& name, sim::Engine& engine, const hls::Design& d, const ir::CategoryIr& front,
                      const std::vector<bool>& config, const Stimulus& s, bool free_flow) {
   EngineResult r{name, Verdict::Agrees, "", 0};
   auto got = engine.run(s.batch);
   if (!got) return EngineResult{name, Verdict::Fails, got.error(), 0};
-  sim::InterpreterEngine oracle(front, config);
-  auto expected = oracle.run(s.batch);
+  auto oracle = flow::make_engine("interp", flow::EngineSubject{&front, config, nullptr});
+  auto expected = (*oracle)->run(s.batch);
   if (!expected) return EngineResult{name, Verdict::Fails, "the oracle: " + expected.error(), 0};
   const sim::CosimReport rep = sim::compare(d, s.batch, *expected, *got, free_flow);
   r.compared = rep.compared;
@@ -124,24 +101,7 @@ EngineResult run_rtl(const std::string& name, Engine& engine, const hls::Design&
   return r;
 }
 
-// An RTL engine with the run's stalls and seed (and a planted fault, in tests).
-template <class Engine, class EngineOptions>
-EngineResult simulate(const std::string& name, const hls::Design& d, const ir::CategoryIr& front,
-                      const std::vector<bool>& config, const Stimulus& s, const Options& options) {
-  EngineOptions o;
-  o.stall = options.stall;
-  o.seed = options.seed;
-  if (options.sv_fault) o.sv = options.sv_fault(rtl::emit_sv(d));
-  Engine e(d, o);
-  return run_rtl(name, e, d, front, config, s, options.stall == 0);
-}
-
 }  // namespace
-
-const std::vector<std::string>& engine_names() {
-  static const std::vector<std::string> names = {"interp", "llvm", "verilator", "systemc", "iverilog"};
-  return names;
-}
 
 const char* verdict_name(Verdict v) {
   switch (v) {
@@ -165,38 +125,20 @@ frontend::CompileOptions compile_options(const Options& options) {
   copts.lib_paths = options.lib_paths;
   return copts;
 }
-
-std::vector<bool> config_fields(const frontend::CompileResult& front) {
-  std::vector<bool> config;
-  for (const frontend::Port& p : front.kernel().params) config.push_back(p.is_extern);
-  return config;
-}
-
-// The design every RTL engine simulates.
-ir::Expected<hls::Design, hls::HlsError> synthesize(const ir::CategoryIr& opt, const std::vector<bool>& config) {
-  return hls::synthesize(opt, opt.entry(), config, hls::HlsOptions{});
-}
 }  // namespace
 
 ir::Expected<bool, std::string> prepare_models(const std::vector<NamedKernel>& kernels, const Options& options) {
-  std::vector<hls::Design> designs;
-  designs.reserve(kernels.size());  // the requests point into it
-  for (const NamedKernel& k : kernels) {
-    const frontend::CompileResult front = frontend::compile_source(k.name, k.text, compile_options(options));
-    if (!front.ok()) continue;
-    auto opt = ir::optimize(*front.ir);
-    if (!opt) continue;
-    auto design = synthesize(*opt, config_fields(front));
-    if (design) designs.push_back(std::move(*design));
-  }
+  std::vector<flow::Emitted> designs;
+  for (const NamedKernel& k : kernels)
+    if (auto e = flow::hardware(frontend::compile_source(k.name, k.text, compile_options(options)))) designs.push_back(std::move(*e));
   std::vector<sim::ModelRequest> requests;
-  for (const hls::Design& d : designs)
-    requests.push_back({&d, options.sv_fault ? std::optional<std::string>(options.sv_fault(rtl::emit_sv(d))) : std::nullopt});
+  for (const flow::Emitted& d : designs)
+    requests.push_back({&d.design, options.sv_fault ? std::optional<std::string>(options.sv_fault(d.module.text)) : std::nullopt});
   bool built = false;
   for (const std::string& engine : options.engines) {
-    ir::Expected<bool, std::string> r = false;
-    if (engine == "verilator") r = sim::prebuild_verilator_models(requests);
-    if (engine == "systemc") r = sim::prebuild_systemc_models(requests);
+    const flow::EngineInfo* e = flow::find_engine(engine);
+    if (!e || !e->prebuild) continue;
+    auto r = e->prebuild(requests);
     if (!r) return r.error();
     built = built || *r;
   }
@@ -217,34 +159,43 @@ KernelResult run_compiled(const frontend::CompileResult& front, const Options& o
     result.frontend_error = front.render_diagnostics();
     return result;
   }
-  const std::vector<bool> config = config_fields(front);
+  const std::vector<bool> config = flow::config_fields(front);
   const Stimulus s = make_stimulus(*front.ir, config, options, result.dropped);
   result.evaluations = s.records.size();
-  auto opt = ir::optimize(*front.ir);
+  auto opt = flow::optimize(front);
   if (!opt) {
-    result.engines.push_back({"optimize", Verdict::Fails, opt.error().message, 0});
+    result.engines.push_back({"optimize", Verdict::Fails, opt.error(), 0});
     return result;
   }
-  std::optional<ir::Expected<hls::Design, hls::HlsError>> design;  // made once, for the first RTL engine
-  for (const std::string& engine : options.engines) {
-    if (engine == "interp") {
-      result.engines.push_back(run_interp_optimized(*opt, s));
-    } else if (engine == "llvm") {
-      result.engines.push_back(run_llvm(*opt, s));
-    } else if (engine == "verilator" || engine == "systemc" || engine == "iverilog") {
-      if (!design) design.emplace(synthesize(*opt, config));
-      if (!*design) {
-        result.engines.push_back({engine, Verdict::Refuses, (*design).error().kind + ": " + (*design).error().message, 0});
-        continue;
-      }
-      const hls::Design& d = **design;
-      if (engine == "verilator")
-        result.engines.push_back(simulate<sim::VerilatorEngine, sim::VerilatorOptions>(engine, d, *front.ir, config, s, options));
-      else if (engine == "systemc")
-        result.engines.push_back(simulate<sim::SystemCEngine, sim::SystemCOptions>(engine, d, *front.ir, config, s, options));
-      else
-        result.engines.push_back(simulate<sim::IverilogEngine, sim::IverilogOptions>(engine, d, *front.ir, config, s, options));
+  std::optional<ir::Expected<flow::Emitted, hls::HlsError>> hw;  // made once, for the first RTL engine
+  for (const std::string& name : options.engines) {
+    const flow::EngineInfo* info = flow::find_engine(name);
+    if (!info) {
+      result.engines.push_back({name, Verdict::Fails, "no engine is called '" + name + "'", 0});
+      continue;
     }
+    if (info->kind == flow::EngineKind::Software) {
+      auto engine = flow::make_engine(name, flow::EngineSubject{&opt->ir, opt->config_fields, nullptr});
+      result.engines.push_back(engine ? run_software(name, **engine, s) : EngineResult{name, Verdict::Fails, engine.error(), 0});
+      continue;
+    }
+    if (!hw) {
+      auto scheduled = flow::schedule(*opt);
+      hw.emplace(scheduled ? ir::Expected<flow::Emitted, hls::HlsError>(flow::emit(std::move(*scheduled)))
+                           : ir::Expected<flow::Emitted, hls::HlsError>(scheduled.error()));
+    }
+    if (!*hw) {
+      result.engines.push_back({name, Verdict::Refuses, (*hw).error().kind + ": " + (*hw).error().message, 0});
+      continue;
+    }
+    const flow::Emitted& d = **hw;
+    flow::EngineOptions o;
+    o.stall = options.stall;
+    o.seed = options.seed;
+    if (options.sv_fault) o.sv = options.sv_fault(d.module.text);
+    auto engine = flow::make_engine(name, flow::EngineSubject{&d.ir, d.config_fields, &d.design}, o);
+    result.engines.push_back(engine ? run_rtl(name, **engine, d.design, *front.ir, config, s, options.stall == 0)
+                                    : EngineResult{name, Verdict::Fails, engine.error(), 0});
   }
   return result;
 }

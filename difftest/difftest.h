@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "flow/engines.h"
 #include "ir/expected.h"
 
 namespace polydat::frontend {
@@ -16,12 +17,8 @@ struct CompileResult;
 
 namespace polydat::difftest {
 
-// The engines, in the order they run: the interpreter on the optimised IR,
-// native code, the SystemVerilog in Verilator and in SystemC.
-const std::vector<std::string>& engine_names();
-
 struct Options {
-  std::vector<std::string> engines = engine_names();
+  std::vector<std::string> engines = flow::engine_names();  // in the registry's order (flow/engines.h)
   size_t inputs = 64;   // evaluations per kernel (those the oracle stops on are dropped)
   uint64_t seed = 1;    // the inputs and the RTL engines' stalls
   double stall = 0.25;  // RTL engines: the chance that in_valid and out_ready are each low

@@ -5,7 +5,7 @@
 #include <set>
 
 #include "frontend/compile.h"
-#include "ir/pass_pipeline.h"
+#include "flow/pipeline.h"
 #include "rtl/emit_sv.h"
 #include "workload/values.h"
 
@@ -318,11 +318,9 @@ class Lowering {
     const std::string source = folded == folded_.end() ? m.source : workload::source_with_constants(m, folded->second);
     frontend::CompileResult r = frontend::compile_source(m.path, source, m.options);
     if (!r.ok()) return refuse(m.at, m.label + ": the kernel does not compile again: " + r.render_diagnostics(), "hw-refused");
-    auto opt = ir::optimize(*r.ir);
-    if (!opt) return refuse(m.at, m.label + ": the optimiser failed: " + opt.error().message, "hw-refused");
-    std::vector<bool> config_fields;
-    for (const frontend::Port& p : r.kernel().params) config_fields.push_back(p.is_extern);
-    auto d = hls::synthesize(*opt, opt->entry(), config_fields, o_.hls);
+    auto opt = flow::optimize(r);
+    if (!opt) return refuse(m.at, m.label + ": the optimiser failed: " + opt.error(), "hw-refused");
+    auto d = flow::schedule(std::move(*opt), o_.hls);
     if (!d) {
       workload::Mark at = m.at;
       if (d.error().loc.line && d.error().loc.file == 0) at = m.placement.file_mark(d.error().loc.start);
@@ -331,7 +329,7 @@ class Lowering {
     }
     HwModule hm;
     hm.scope = st.scope;
-    hm.design = std::move(*d);
+    hm.design = std::move(d->design);
     const rtl::PortNames ports = rtl::port_names(hm.design);
     hm.cfg_ports = ports.configs;
     hm.in_ports = ports.inputs;
@@ -346,9 +344,9 @@ class Lowering {
       const workload::ScopeModule& m = hm.scope->module;
       hm.name = "s" + std::to_string(i) + "_" + identifier(m.label);
       hm.design.dfg.name = hm.name;
-      hm.sv = rtl::emit_sv(hm.design);
-      if (rtl::module_name(hm.design) != hm.name)
-        return refuse(m.at, m.label + ": its module cannot be named " + hm.name, "hw-refused");
+      rtl::Module emitted = rtl::emit_module(hm.design);
+      if (emitted.name != hm.name) return refuse(m.at, m.label + ": its module cannot be named " + hm.name, "hw-refused");
+      hm.sv = std::move(emitted.text);
     }
     return {};
   }

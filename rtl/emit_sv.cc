@@ -838,13 +838,10 @@ PortNames verilator_cpp_port_names(const Design& design) {
   return p;
 }
 
-std::string module_name(const Design& design) {
-  return choose_module_name(design.dfg.name, Emitter(design).run());
-}
-
-std::string emit_sv(const Design& design) {
+Module emit_module(const Design& design) {
   const std::string body = Emitter(design).run();
-  return replace_placeholder(body, choose_module_name(design.dfg.name, body));
+  std::string name = choose_module_name(design.dfg.name, body);
+  return Module{name, replace_placeholder(body, name), port_names(design)};
 }
 
 }  // namespace polydat::rtl

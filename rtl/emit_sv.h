@@ -10,10 +10,6 @@
 
 namespace polydat::rtl {
 
-// The module's name: the kernel's name as an identifier, prefixed with `k_`
-// while it is a SystemVerilog keyword or the name of a signal inside the module.
-std::string module_name(const hls::Design& design);
-
 // The data ports: cfg_, in_ or out_ before the source name; a name already taken
 // (by the handshake, e.g. an input called `valid`, or an earlier port) gets the
 // first free suffix _0, _1, ... Same order as the DFG's configs, inputs, outputs.
@@ -28,6 +24,14 @@ std::string verilator_cpp_name(const std::string& sv_name);
 // The port names as a C++ or SystemC testbench of the Verilated model writes them.
 PortNames verilator_cpp_port_names(const hls::Design& design);
 
-std::string emit_sv(const hls::Design& design);
+// One emission of a design: its text, its name and its data ports. The name is
+// the kernel's as an identifier, prefixed with `k_` while it is a SystemVerilog
+// keyword or the name of a signal inside the module.
+struct Module {
+  std::string name;
+  std::string text;
+  PortNames ports;
+};
+Module emit_module(const hls::Design& design);
 
 }  // namespace polydat::rtl

@@ -39,11 +39,26 @@ struct EngineRun {
   double seconds = 0;  // wall time of the run itself (not of building the engine)
 };
 
+// What an engine that checks its own results (SystemC's reference model) found in its last run.
+struct SelfCheck {
+  bool ok = true;
+  std::string summary;
+};
+
 class Engine {
  public:
   virtual ~Engine() = default;
   virtual std::string name() const = 0;
+  // Builds what a run needs (a model, native code), so that its time is not the run's; run() builds when
+  // it was not called. Nothing to build by default.
+  virtual ir::Expected<void, std::string> build() { return {}; }
+  // Whether build() made it now rather than finding it in a cache.
+  virtual bool built_now() const { return false; }
   virtual ir::Expected<EngineRun, std::string> run(const Batch& batch) = 0;
+  // Cycle-accurate engines: in_ready, out_valid and the outputs right after reset, as
+  // sim::expected_post_reset writes them; empty for the others.
+  virtual std::string post_reset() const { return {}; }
+  virtual std::optional<SelfCheck> self_check() const { return std::nullopt; }
 };
 
 }  // namespace polydat::sim

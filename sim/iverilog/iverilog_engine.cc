@@ -153,9 +153,11 @@ endmodule
 }
 
 IverilogEngine::IverilogEngine(const hls::Design& design, IverilogOptions options)
-    : design_(design), options_(std::move(options)), module_(rtl::module_name(design)) {
+    : design_(design), options_(std::move(options)) {
   if (options_.cache.empty()) options_.cache = default_cache_dir();
-  sv_ = options_.sv ? *options_.sv : rtl::emit_sv(design_);
+  rtl::Module m = rtl::emit_module(design_);
+  module_ = m.name;
+  sv_ = options_.sv ? *options_.sv : std::move(m.text);
   tb_ = iverilog_testbench(design_, module_);
 }
 

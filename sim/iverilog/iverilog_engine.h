@@ -33,9 +33,13 @@ class IverilogEngine final : public Engine {
   std::string name() const override { return "iverilog"; }
   // Compiles the design and the testbench (or finds them in the cache).
   ir::Expected<std::filesystem::path, std::string> prepare();
+  ir::Expected<void, std::string> build() override {
+    if (auto p = prepare(); !p) return p.error();
+    return {};
+  }
   ir::Expected<EngineRun, std::string> run(const Batch& batch) override;
-  const std::string& post_reset() const { return post_reset_; }
-  bool built_now() const { return built_now_; }  // false when the cache had the compiled simulation
+  std::string post_reset() const override { return post_reset_; }
+  bool built_now() const override { return built_now_; }  // false when the cache had the compiled simulation
 
  private:
   const hls::Design& design_;

@@ -92,7 +92,7 @@ ir::Expected<bool, std::string> prebuild_systemc_models(const std::vector<ModelR
   const std::string stamp = library_stamp(reference_libraries());
   return prebuild_model_set(
       requests, cache / "systemc", std::move(set),
-      MemberRecipe{[](const hls::Design& d, const std::string& sv) { return model_key(sv, stamped_testbench(d, rtl::module_name(d))); },
+      MemberRecipe{[](const hls::Design& d, const rtl::Module& m) { return model_key(m.text, stamped_testbench(d, m.name)); },
                    [&](const hls::Design& d, const std::string& cls) {
                      TestbenchSource tb = systemc_testbench_source(d, cls, cls + "_sc");
                      tb.body += stamp;  // a rebuilt library makes a new set
@@ -101,9 +101,11 @@ ir::Expected<bool, std::string> prebuild_systemc_models(const std::vector<ModelR
 }
 
 SystemCEngine::SystemCEngine(const hls::Design& design, SystemCOptions options)
-    : design_(design), options_(std::move(options)), module_(rtl::module_name(design)) {
+    : design_(design), options_(std::move(options)) {
   if (options_.cache.empty()) options_.cache = default_cache_dir();
-  sv_ = options_.sv ? *options_.sv : rtl::emit_sv(design_);
+  rtl::Module m = rtl::emit_module(design_);
+  module_ = m.name;
+  sv_ = options_.sv ? *options_.sv : std::move(m.text);
   wrapper_ = systemc_wrapper_header(design_, module_);
   tb_ = stamped_testbench(design_, module_);
 }
@@ -165,6 +167,13 @@ ir::Expected<EngineRun, std::string> SystemCEngine::run(const Batch& batch) {
                             return "";
                           },
                           Protocol::Words);
+}
+
+std::optional<SelfCheck> SystemCEngine::self_check() const {
+  if (options_.kernel_file.empty()) return std::nullopt;  // no reference model was compiled in
+  const ReferenceCheck& c = reference_check_;
+  if (!c.ran) return SelfCheck{false, "the reference model did not run"};
+  return SelfCheck{c.ok(), fmt::format("{} results checked inside the simulation, {} mismatches", c.compared, c.mismatches)};
 }
 
 }  // namespace polydat::sim

@@ -50,11 +50,16 @@ class SystemCEngine final : public Engine {
 
   // Verilates and builds the model with its testbench (or finds it in the cache).
   ir::Expected<std::filesystem::path, std::string> prepare();
+  ir::Expected<void, std::string> build() override {
+    if (auto p = prepare(); !p) return p.error();
+    return {};
+  }
   ir::Expected<EngineRun, std::string> run(const Batch& batch) override;
 
-  const std::string& post_reset() const { return post_reset_; }  // as the Verilator engine's
+  std::string post_reset() const override { return post_reset_; }  // as the Verilator engine's
   const ReferenceCheck& reference_check() const { return reference_check_; }
-  bool built_now() const { return built_now_; }
+  std::optional<SelfCheck> self_check() const override;
+  bool built_now() const override { return built_now_; }
   // The reusable wrapper header (<module>_sc.h), also written next to the built model.
   const std::string& wrapper() const { return wrapper_; }
   std::filesystem::path wrapper_path() const;  // after prepare()

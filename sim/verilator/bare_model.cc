@@ -89,8 +89,10 @@ int main(int argc, char** argv) {{
 }
 
 BareModel::BareModel(const hls::Design& design, fs::path cache)
-    : design_(design), cache_(std::move(cache)), module_(rtl::module_name(design)) {
-  sv_ = rtl::emit_sv(design_);
+    : design_(design), cache_(std::move(cache)) {
+  rtl::Module m = rtl::emit_module(design_);
+  module_ = m.name;
+  sv_ = std::move(m.text);
   driver_ = bare_driver_cpp(design_, module_);
 }
 

@@ -122,11 +122,12 @@ ir::Expected<bool, std::string> prebuild_model_set(const std::vector<ModelReques
                                                    ModelSet set, const MemberRecipe& recipe) {
   std::vector<std::string> seen;
   for (const ModelRequest& r : requests) {
-    std::string sv = r.sv ? *r.sv : rtl::emit_sv(*r.design);
-    std::string key = recipe.key(*r.design, sv);
+    rtl::Module m = rtl::emit_module(*r.design);
+    if (r.sv) m.text = *r.sv;
+    std::string key = recipe.key(*r.design, m);
     if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
     seen.push_back(key);
-    set.members.push_back({rtl::module_name(*r.design), std::move(sv),
+    set.members.push_back({m.name, std::move(m.text),
                            recipe.testbench(*r.design, model_set_class(set.members.size())), std::move(key)});
   }
   if (set.members.empty()) return false;

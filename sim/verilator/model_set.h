@@ -15,6 +15,7 @@
 
 #include "hls/design.h"
 #include "ir/expected.h"
+#include "rtl/emit_sv.h"
 #include "sim/engine.h"
 #include "sim/verilator/build_util.h"
 #include "sim/verilator/testbench.h"
@@ -44,7 +45,7 @@ ir::Expected<BuiltModel, std::string> build_model_set(const std::filesystem::pat
 // How an engine kind makes a member of a design: the key its own engine knows
 // the model by, and the testbench for the member's class.
 struct MemberRecipe {
-  std::function<std::string(const hls::Design& d, const std::string& sv)> key;
+  std::function<std::string(const hls::Design& d, const rtl::Module& module)> key;  // module.text: what is simulated
   std::function<TestbenchSource(const hls::Design& d, const std::string& model_class)> testbench;
 };
 

@@ -37,14 +37,16 @@ ir::Expected<bool, std::string> prebuild_verilator_models(const std::vector<Mode
   if (cache.empty()) cache = default_cache_dir();
   return prebuild_model_set(
       requests, cache / "verilator", ModelSet{},
-      MemberRecipe{[](const hls::Design& d, const std::string& sv) { return model_key(sv, testbench_cpp(d, rtl::module_name(d))); },
+      MemberRecipe{[](const hls::Design& d, const rtl::Module& m) { return model_key(m.text, testbench_cpp(d, m.name)); },
                    [](const hls::Design& d, const std::string& cls) { return testbench_source(d, cls); }});
 }
 
 VerilatorEngine::VerilatorEngine(const hls::Design& design, VerilatorOptions options)
-    : design_(design), options_(std::move(options)), module_(rtl::module_name(design)) {
+    : design_(design), options_(std::move(options)) {
   if (options_.cache.empty()) options_.cache = default_cache_dir();
-  sv_ = options_.sv ? *options_.sv : rtl::emit_sv(design_);
+  rtl::Module m = rtl::emit_module(design_);
+  module_ = m.name;
+  sv_ = options_.sv ? *options_.sv : std::move(m.text);
   tb_ = testbench_cpp(design_, module_);
 }
 

@@ -42,11 +42,15 @@ class VerilatorEngine final : public Engine {
 
   // Verilates and builds the model (or finds it in the cache).
   ir::Expected<std::filesystem::path, std::string> prepare();
+  ir::Expected<void, std::string> build() override {
+    if (auto p = prepare(); !p) return p.error();
+    return {};
+  }
   ir::Expected<EngineRun, std::string> run(const Batch& batch) override;
 
   // What the last run printed right after reset (in_ready, out_valid, outputs).
-  const std::string& post_reset() const { return post_reset_; }
-  bool built_now() const { return built_now_; }  // false when the cache had the model
+  std::string post_reset() const override { return post_reset_; }
+  bool built_now() const override { return built_now_; }  // false when the cache had the model
   const std::string& sv() const { return sv_; }
 
  private:

@@ -15,6 +15,7 @@
 #include "frontend/compile.h"
 #include "hls/design.h"
 #include "ir/pass_pipeline.h"
+#include "flow/pipeline.h"
 #include "rtl/emit_sv.h"
 #include "ir/builder.h"
 #include "ir/interp.h"
@@ -130,17 +131,22 @@ void bench_compile_time() {
       return;
     }
     t0 = Clock::now();
-    auto opt = ir::optimize(*r.ir);
+    auto opt = flow::optimize(r);
     const double optimize = seconds_since(t0);
+    if (!opt) {
+      fmt::print("  (the optimiser failed: {})\n", opt.error());
+      return;
+    }
     t0 = Clock::now();
-    auto d = hls::synthesize(*opt, opt->entry(), {false}, hls::HlsOptions{});
+    auto s = flow::schedule(std::move(*opt));
     const double synth = seconds_since(t0);
     t0 = Clock::now();
-    const std::string sv = d ? rtl::emit_sv(*d) : "";
+    std::optional<flow::Emitted> e;
+    if (s) e = flow::emit(std::move(*s));
     const double emit = seconds_since(t0);
     size_t scheduled = 0;
-    if (d)
-      for (hls::ValueId v = 0; v < d->dfg.nodes.size(); ++v) scheduled += d->dfg.is_op(v) && d->live[v];
+    if (e)
+      for (hls::ValueId v = 0; v < e->design.dfg.nodes.size(); ++v) scheduled += e->design.dfg.is_op(v) && e->design.live[v];
     const double total = front + optimize + synth + emit;
     fmt::print("  {:>8} {:>10.1f} {:>10.1f} {:>10.1f} {:>10.1f} {:>10.1f}  {:>8.1f} {:>7}\n", scheduled, front * 1e3,
                optimize * 1e3, synth * 1e3, emit * 1e3, total * 1e3, total / std::max<size_t>(1, scheduled) * 1e6,

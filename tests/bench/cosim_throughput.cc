@@ -11,7 +11,7 @@
 
 #include "frontend/compile.h"
 #include "hls/design.h"
-#include "ir/pass_pipeline.h"
+#include "flow/pipeline.h"
 #include "sim/cosim.h"
 #include "sim/interpreter_engine.h"
 #include "sim/verilator/bare_model.h"
@@ -45,19 +45,19 @@ std::unique_ptr<Synthesized> synthesize(const std::string& file) {
     fmt::print("  {}: does not compile\n{}", file, s->compiled.render_diagnostics());
     return nullptr;
   }
-  auto opt = ir::optimize(*s->compiled.ir);
+  auto opt = flow::optimize(s->compiled);
   if (!opt) {
-    fmt::print("  {}: the optimiser failed ({})\n", file, opt.error().message);
+    fmt::print("  {}: the optimiser failed ({})\n", file, opt.error());
     return nullptr;
   }
-  s->ir = std::move(*opt);
-  for (const frontend::Port& p : s->compiled.kernel().params) s->config_fields.push_back(p.is_extern);
-  auto d = hls::synthesize(*s->ir, s->ir->entry(), s->config_fields, hls::HlsOptions{});
+  auto d = flow::schedule(std::move(*opt));
   if (!d) {
     fmt::print("  {}: cannot make hardware ({})\n", file, d.error().message);
     return nullptr;
   }
-  s->design = std::move(*d);
+  s->ir = std::move(d->ir);
+  s->config_fields = std::move(d->config_fields);
+  s->design = std::move(d->design);
   return s;
 }
 

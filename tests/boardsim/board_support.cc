@@ -1,5 +1,7 @@
 #include "tests/boardsim/board_support.h"
 
+#include "flow/pipeline.h"
+
 namespace polydat::boardtest {
 
 BoardKernel board_kernel(const std::string& key, const std::string& board, std::string& why,
@@ -27,14 +29,16 @@ BoardKernel board_kernel(const std::string& key, const std::string& board, std::
   }
   hls::HlsOptions o;
   o.clock_ns = 1000.0 / (to.pll ? to.pll->out_mhz : bk.board.clock_mhz);
-  auto d = hls::synthesize(loaded.kernel->ir, loaded.kernel->ir.entry(), loaded.kernel->config_fields, o);
+  auto d = flow::schedule(flow::Optimized{loaded.kernel->ir, loaded.kernel->config_fields}, o);  // at the board's clock
   if (!d) {
     why = d.error().message;
     return bk;
   }
-  loaded.kernel->design = std::move(*d);
+  flow::Emitted e = flow::emit(std::move(*d));
+  loaded.kernel->design = std::move(e.design);
+  loaded.kernel->module = std::move(e.module);
   for (const ir::Value& v : simtest::default_configs(*loaded.kernel)) to.configs.push_back(v.bits());
-  bk.top = boards::board_top(loaded.kernel->design, bk.board, to);
+  bk.top = boards::board_top(loaded.kernel->design, loaded.kernel->module, bk.board, to);
   bk.kernel = std::move(loaded.kernel);
   return bk;
 }

@@ -14,7 +14,7 @@
 #include "hls/dfg_eval.h"
 #include "hls/passes.h"
 #include "ir/interp.h"
-#include "ir/pass_pipeline.h"
+#include "flow/pipeline.h"
 #include "rtl_support.h"
 
 using namespace polydat;
@@ -33,15 +33,13 @@ std::optional<Loaded> load(const rtltest::Kernel& k) {
   copts.lib_paths = k.lib_paths;
   frontend::CompileResult r = frontend::compile_file(k.path.string(), copts);
   if (!r.ok()) return std::nullopt;
-  auto opt = ir::optimize(*r.ir);
+  auto opt = flow::optimize(r);
   if (!opt) return std::nullopt;
-  auto kind = hls::single_loop_fsm(*opt, opt->entry());
+  auto kind = hls::single_loop_fsm(opt->ir, opt->ir.entry());
   if (!kind) return std::nullopt;
-  std::vector<bool> config;
-  for (const frontend::Port& p : r.kernel().params) config.push_back(p.is_extern);
-  auto g = hls::build_dfg(*opt, opt->entry(), config);
+  auto g = hls::build_dfg(opt->ir, opt->ir.entry(), opt->config_fields);
   if (!g) return std::nullopt;
-  return Loaded{std::move(*opt), std::move(config), *kind, std::move(*g)};
+  return Loaded{std::move(opt->ir), std::move(opt->config_fields), *kind, std::move(*g)};
 }
 
 uint64_t mask(unsigned w) { return hls::width_mask(w); }

@@ -207,16 +207,17 @@ void check_outcome(const Kernel& k, const Flow& f) {
 }
 
 // Writes the module to DIR/NAME.sv; returns the path.
-fs::path write_sv(const fs::path& dir, const hls::Design& d, const std::string& text) {
-  const fs::path p = dir / (rtl::module_name(d) + ".sv");
-  std::ofstream(p) << text;
+fs::path write_sv(const fs::path& dir, const rtl::Module& m) {
+  const fs::path p = dir / (m.name + ".sv");
+  std::ofstream(p) << m.text;
   return p;
 }
 
 void check_tools(const Kernel& k, const hls::Design& d, const fs::path& dir) {
   CAPTURE(k.key);
-  const std::string top = rtl::module_name(d);
-  const fs::path sv = write_sv(dir, d, rtl::emit_sv(d));
+  const rtl::Module m = rtl::emit_module(d);
+  const std::string& top = m.name;
+  const fs::path sv = write_sv(dir, m);
   const ToolRun lint = verilator_lint(sv);
   CHECK_MESSAGE(lint.status == 0, "verilator --lint-only -Wall exited " << lint.status << ":\n" << lint.output);
   CHECK_MESSAGE(lint.output.empty(), "verilator --lint-only -Wall said:\n" << lint.output);
@@ -227,14 +228,14 @@ void check_tools(const Kernel& k, const hls::Design& d, const fs::path& dir) {
 
 void check_deterministic(const Kernel& k, const hls::Design& d) {
   CAPTURE(k.key);
-  const std::string first = rtl::emit_sv(d);
-  CHECK(rtl::emit_sv(d) == first);
+  const std::string first = rtl::emit_module(d).text;
+  CHECK(rtl::emit_module(d).text == first);
   const Flow again = run_flow(k);
   if (!again.design) {
     FAIL_CHECK("a second compile is refused");
     return;
   }
-  CHECK_MESSAGE(rtl::emit_sv(*again.design) == first, "a second compile emits different text");
+  CHECK_MESSAGE(again.module->text == first, "a second compile emits different text");
 }
 
 struct PortLine {
@@ -302,9 +303,10 @@ void check_interface(const Kernel& k, const Flow& f) {
   want.push_back({"input", "out_ready", 1});
   for (const SignaturePort& p : f.outputs) want.push_back({"output", port("out_", p.name), p.bits});
   bool found = false;
-  const std::vector<PortLine> got = module_ports(rtl::emit_sv(d), rtl::module_name(d), found);
+  const rtl::Module m = rtl::emit_module(d);
+  const std::vector<PortLine> got = module_ports(m.text, m.name, found);
   if (!found) {
-    FAIL_CHECK("no `module " << rtl::module_name(d) << " (` line");
+    FAIL_CHECK("no `module " << m.name << " (` line");
     return;
   }
   CHECK_MESSAGE(got == want, "ports:\n" << show(got) << "expected:\n" << show(want));
@@ -325,7 +327,7 @@ bool has_line(const std::vector<std::string>& lines, const std::string& l) {
 // The header names the kernel and the schedule; the controller is the report's.
 void check_controller(const Kernel& k, const hls::Design& d) {
   CAPTURE(k.key);
-  const std::string sv = rtl::emit_sv(d);
+  const std::string sv = rtl::emit_module(d).text;
   const std::vector<std::string> lines = testing::split_lines(sv);
   if (lines.size() <= 4) {
     FAIL_CHECK("a module of " << lines.size() << " lines");
@@ -476,8 +478,8 @@ TEST_CASE("rtl: a small kernel through a full yosys synth") {
   const Flow& f = flow_of(*k);
   REQUIRE(f.design.has_value());
   testing::TempDir dir("polydat-rtl-synth");
-  const fs::path sv = write_sv(dir.path(), *f.design, rtl::emit_sv(*f.design));
-  const ToolRun r = yosys_synth(sv, rtl::module_name(*f.design), 120);
+  const fs::path sv = write_sv(dir.path(), *f.module);
+  const ToolRun r = yosys_synth(sv, f.module->name, 120);
   CHECK_MESSAGE(r.status == 0, "yosys synth exited " << r.status << ":\n" << r.output);
   CHECK_MESSAGE(complaints(r.output).empty(), "yosys synth said:\n" << r.output);
 }
@@ -498,8 +500,8 @@ TEST_CASE("rtl: constant tables are logic to Yosys, never a memory") {
     tables += f.design->live[v] && f.design->dfg.is_op(v) && f.design->dfg.nodes[v].op == hls::Op::Rom;
   REQUIRE(tables >= 8);  // the 4-bit chunk residues
   testing::TempDir dir("polydat-rtl-rom");
-  const fs::path sv = write_sv(dir.path(), *f.design, rtl::emit_sv(*f.design));
-  const ToolRun r = yosys_assert_no_memory(sv, rtl::module_name(*f.design));
+  const fs::path sv = write_sv(dir.path(), *f.module);
+  const ToolRun r = yosys_assert_no_memory(sv, f.module->name);
   CHECK_MESSAGE(r.status == 0, "yosys found a memory:\n" << r.output);
 }
 
@@ -523,7 +525,7 @@ TEST_CASE("rtl: module and port names that would clash are renamed") {
     REQUIRE(k.has_value());
     const Flow& f = flow_of(*k);
     REQUIRE(f.design.has_value());
-    CHECK(rtl::module_name(*f.design) == want);
+    CHECK(f.module->name == want);
   }
   const auto k = find_kernel("rtl/port_names");
   REQUIRE(k.has_value());

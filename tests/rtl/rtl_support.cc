@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "frontend/compile.h"
-#include "ir/pass_pipeline.h"
+#include "flow/pipeline.h"
 #include "tests/support/process.h"
 
 namespace polydat::rtltest {
@@ -79,19 +79,20 @@ Flow run_flow(const Kernel& k, const hls::HlsOptions& options) {
   }
   for (const frontend::Port& p : r.kernel().params) f.params.push_back(SignaturePort{p.name, p.ty.bits(), p.is_extern});
   for (const frontend::Port& p : r.kernel().outputs) f.outputs.push_back(SignaturePort{p.name, p.ty.bits(), false});
-  auto opt = ir::optimize(*r.ir);
+  auto opt = flow::optimize(r);
   if (!opt) {
-    f.diagnostics = "the optimiser failed: " + opt.error().message;
+    f.diagnostics = "the optimiser failed: " + opt.error();
     return f;
   }
   f.compiled = true;
-  std::vector<bool> config_fields;
-  for (const frontend::Port& p : r.kernel().params) config_fields.push_back(p.is_extern);
-  auto d = hls::synthesize(*opt, opt->entry(), config_fields, options);
-  if (d)
-    f.design = std::move(*d);
-  else
+  auto d = flow::schedule(std::move(*opt), options);
+  if (!d) {
     f.refusal = d.error();
+    return f;
+  }
+  flow::Emitted e = flow::emit(std::move(*d));
+  f.design = std::move(e.design);
+  f.module = std::move(e.module);
   return f;
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "hls/design.h"
+#include "rtl/emit_sv.h"
 
 namespace polydat::rtltest {
 
@@ -34,12 +35,13 @@ struct SignaturePort {
   bool is_extern = false;
 };
 
-// The flow of `polydat hls`: compile_file, ir::optimize, hls::synthesize with
-// the kernel's externs as config fields.
+// The flow of `polydat hls` through flow/: compile_file, optimise, schedule
+// with the kernel's externs as config fields, emit.
 struct Flow {
   bool compiled = false;              // the frontend and the optimiser succeeded
   std::string diagnostics;            // when not
   std::optional<hls::Design> design;  // when synthesis accepted it
+  std::optional<rtl::Module> module;  // its one emission
   hls::HlsError refusal;              // when it did not
   std::vector<SignaturePort> params, outputs;
 };

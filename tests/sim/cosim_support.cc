@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "frontend/compile.h"
-#include "ir/pass_pipeline.h"
+#include "flow/pipeline.h"
 #include "sim/interpreter_engine.h"
 
 namespace polydat::simtest {
@@ -15,18 +15,15 @@ Loaded load_kernel(const rtltest::Kernel& k) {
   copts.lib_paths = k.lib_paths;
   frontend::CompileResult r = frontend::compile_file(k.path.string(), copts);
   if (!r.ok()) return Loaded{nullptr, "does not compile: " + r.render_diagnostics()};
-  auto opt = ir::optimize(*r.ir);
-  if (!opt) return Loaded{nullptr, "the optimiser failed: " + opt.error().message};
+  auto opt = flow::optimize(r);
+  if (!opt) return Loaded{nullptr, "the optimiser failed: " + opt.error()};
   std::vector<Param> params;
-  std::vector<bool> config_fields;
-  for (const frontend::Port& p : r.kernel().params) {
-    params.push_back(Param{p.name, p.ty, p.is_extern, p.default_constant});
-    config_fields.push_back(p.is_extern);
-  }
-  auto d = hls::synthesize(*opt, opt->entry(), config_fields, hls::HlsOptions{});
+  for (const frontend::Port& p : r.kernel().params) params.push_back(Param{p.name, p.ty, p.is_extern, p.default_constant});
+  auto d = flow::schedule(std::move(*opt));
   if (!d) return Loaded{nullptr, "refused by HLS (" + d.error().kind + "): " + d.error().message};
-  return Loaded{std::unique_ptr<SimKernel>(
-                    new SimKernel{k, std::move(params), std::move(config_fields), std::move(*opt), std::move(*d)}),
+  flow::Emitted e = flow::emit(std::move(*d));
+  return Loaded{std::unique_ptr<SimKernel>(new SimKernel{k, std::move(params), std::move(e.config_fields), std::move(e.ir),
+                                                         std::move(e.design), std::move(e.module)}),
                 ""};
 }
 

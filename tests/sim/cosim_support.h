@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "hls/design.h"
+#include "rtl/emit_sv.h"
 #include "ir/graph.h"
 #include "sim/cosim.h"
 #include "sim/engine.h"
@@ -33,11 +34,12 @@ struct SimKernel {
   std::vector<bool> config_fields;  // params[i].is_extern
   ir::CategoryIr ir;                // optimised: what the oracle interprets
   hls::Design design;
+  rtl::Module module;  // its one emission
 
   bool is_fsm() const { return design.kind == hls::DesignKind::Fsm; }
 };
 
-// compile_file, ir::optimize, hls::synthesize with the externs as config
+// compile_file, then flow/'s optimise, schedule and emit with the externs as config
 // fields. `kernel` is null when the kernel does not compile or HLS refuses
 // it; `why` says which.
 struct Loaded {

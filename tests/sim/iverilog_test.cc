@@ -79,7 +79,7 @@ TEST_CASE("iverilog: planted faults are caught: a wrong operator, a register res
   // An operator: an XOR of the hash pipeline becomes an OR.
   const simtest::Loaded hash = simtest::load_kernel("rtl/ids_hash");
   const auto [hash_batch, hash_expected] = fixture("rtl/ids_hash", hash);
-  const auto wrong_op = simtest::replace_first(rtl::emit_sv(hash.kernel->design), "assign ", " ^ ", " | ");
+  const auto wrong_op = simtest::replace_first(hash.kernel->module.text, "assign ", " ^ ", " | ");
   REQUIRE(wrong_op.has_value());
   sim::IverilogOptions o = options(0.0, 9);
   o.sv = *wrong_op;
@@ -89,7 +89,7 @@ TEST_CASE("iverilog: planted faults are caught: a wrong operator, a register res
   // A reset: an FSM's output registers lose their reset lines, so they stay X after reset.
   const simtest::Loaded pcg = simtest::load_kernel("rtl/pcg_fsm");
   const auto [pcg_batch, pcg_expected] = fixture("rtl/pcg_fsm", pcg);
-  const std::string sv = rtl::emit_sv(pcg.kernel->design);
+  const std::string sv = pcg.kernel->module.text;
   std::string no_reset;
   for (size_t at = 0, next; at < sv.size(); at = next + 1) {
     next = sv.find('\n', at);

@@ -44,7 +44,7 @@ TEST_CASE("model set: three kernels and a planted fault in one program, each eng
     REQUIRE_MESSAGE(loaded.back().kernel, loaded.back().why);
   }
   const simtest::SimKernel& two_ops = *loaded[0].kernel;
-  const std::optional<std::string> fault = simtest::replace_first(rtl::emit_sv(two_ops.design), "assign ", " ^ ", " | ");
+  const std::optional<std::string> fault = simtest::replace_first(two_ops.module.text, "assign ", " ^ ", " | ");
   REQUIRE(fault.has_value());
   std::vector<sim::ModelRequest> requests = simtest::model_requests(loaded);
   requests.push_back({&two_ops.design, *fault});

@@ -32,7 +32,7 @@ Fixture fixture(const std::string& key, uint64_t seed) {
 
 // The design's own SystemVerilog with one planted change (which must apply).
 std::string planted(const SimKernel& k, const std::string& on_line, const std::string& from, const std::string& to) {
-  const std::optional<std::string> sv = simtest::replace_first(rtl::emit_sv(k.design), on_line, from, to);
+  const std::optional<std::string> sv = simtest::replace_first(k.module.text, on_line, from, to);
   REQUIRE_MESSAGE(sv.has_value(), ("nothing to plant: no `" + from + "` on a line with `" + on_line + "`"));
   return *sv;
 }

@@ -33,7 +33,7 @@ Fixture fixture(const std::string& key, size_t n, uint64_t seed) {
 void check_caught(const std::string& key, const std::string& from, const std::string& to) {
   CAPTURE(key);
   const Fixture f = fixture(key, 500, 11);
-  const auto sv = simtest::replace_first(rtl::emit_sv(f.kernel->design), "assign ", from, to);
+  const auto sv = simtest::replace_first(f.kernel->module.text, "assign ", from, to);
   REQUIRE(sv.has_value());
   sim::SystemCOptions o = sctest::test_options(*f.kernel, 0.0, 1);
   o.sv = *sv;

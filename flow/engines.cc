@@ -1,0 +1,88 @@
+#include "flow/engines.h"
+
+#include "sim/interpreter_engine.h"
+#include "sim/iverilog/iverilog_engine.h"
+#include "sim/llvm/native_engine.h"
+#include "sim/systemc/systemc_engine.h"
+#include "sim/verilator/verilator_engine.h"
+
+namespace polydat::flow {
+
+namespace {
+ir::Expected<bool, std::string> prebuild_verilator(const std::vector<sim::ModelRequest>& r) {
+  return sim::prebuild_verilator_models(r);
+}
+ir::Expected<bool, std::string> prebuild_systemc(const std::vector<sim::ModelRequest>& r) {
+  return sim::prebuild_systemc_models(r);
+}
+
+template <class O>
+O rtl_options(const EngineOptions& o) {
+  O r;
+  r.stall = o.stall;
+  r.seed = o.seed;
+  r.sv = o.sv;
+  if (!o.cache.empty()) r.cache = o.cache;
+  return r;
+}
+
+}  // namespace
+
+const std::vector<EngineInfo>& engines() {
+  static const std::vector<EngineInfo> list = {
+      {"interp", EngineKind::Software, "the interpreter, the oracle", false, nullptr,
+       [](const EngineSubject& s, const EngineOptions&) -> std::unique_ptr<sim::Engine> {
+         return std::make_unique<sim::InterpreterEngine>(*s.ir, s.config_fields);
+       }},
+      {"llvm", EngineKind::Software, "native code through LLVM's JIT", false, nullptr,
+       [](const EngineSubject& s, const EngineOptions&) -> std::unique_ptr<sim::Engine> {
+         return std::make_unique<sim::NativeEngine>(*s.ir, s.config_fields);
+       }},
+      {"verilator", EngineKind::Rtl, "Verilator, a C++ testbench", true, prebuild_verilator,
+       [](const EngineSubject& s, const EngineOptions& o) -> std::unique_ptr<sim::Engine> {
+         auto r = rtl_options<sim::VerilatorOptions>(o);
+         r.trace = o.trace;
+         return std::make_unique<sim::VerilatorEngine>(*s.design, std::move(r));
+       }},
+      {"systemc", EngineKind::Rtl, "Verilator's SystemC model, a SystemC testbench", true, prebuild_systemc,
+       [](const EngineSubject& s, const EngineOptions& o) -> std::unique_ptr<sim::Engine> {
+         auto r = rtl_options<sim::SystemCOptions>(o);
+         r.trace = o.trace;
+         r.kernel_file = o.kernel_file;
+         r.lib_paths = o.lib_paths;
+         return std::make_unique<sim::SystemCEngine>(*s.design, std::move(r));
+       }},
+      {"iverilog", EngineKind::Rtl, "Icarus Verilog, a SystemVerilog testbench", false, nullptr,
+       [](const EngineSubject& s, const EngineOptions& o) -> std::unique_ptr<sim::Engine> {
+         return std::make_unique<sim::IverilogEngine>(*s.design, rtl_options<sim::IverilogOptions>(o));
+       }},
+  };
+  return list;
+}
+
+const EngineInfo* find_engine(std::string_view name) {
+  for (const EngineInfo& e : engines())
+    if (e.name == name) return &e;
+  return nullptr;
+}
+
+std::vector<std::string> engine_names(std::optional<EngineKind> kind) {
+  std::vector<std::string> names;
+  for (const EngineInfo& e : engines())
+    if (!kind || e.kind == *kind) names.push_back(e.name);
+  return names;
+}
+
+ir::Expected<std::unique_ptr<sim::Engine>, std::string> make_engine(std::string_view name, const EngineSubject& subject,
+                                                                   const EngineOptions& options) {
+  const EngineInfo* e = find_engine(name);
+  if (!e) return "no engine is called '" + std::string(name) + "'";
+  if (!subject.ir) return "the " + e->name + " engine needs the kernel's IR";
+  if (e->kind == EngineKind::Rtl && !subject.design) return "the " + e->name + " engine needs a hardware design";
+  if (e->kind == EngineKind::Software && (options.stall != 0 || options.sv))
+    return "the " + e->name + " engine has no handshake or SystemVerilog: stalls and a planted fault need an RTL engine";
+  if (!options.trace.empty() && !e->traces) return "the " + e->name + " engine writes no trace";
+  return e->make(subject, options);
+}
+
+}  // namespace polydat::flow
