@@ -402,9 +402,15 @@ class Builder {
       case OpKind::Clz: set(b_.op(Op::Clz, w, {in[0]})); return std::nullopt;
       case OpKind::Ctz: set(b_.op(Op::Ctz, w, {in[0]})); return std::nullopt;
       case OpKind::Cast: set(cast(in[0], src.ty, tgt.ty)); return std::nullopt;
-      default:
+      // ir/op.cc's HardwareForm::None rows; every operation has a case, so a new one is a compile error here.
+      case OpKind::ToStr: case OpKind::Concat: case OpKind::FormatDec: case OpKind::Hex: case OpKind::FormatRadix:
+      case OpKind::FormatFixed: case OpKind::Sqrt: case OpKind::Exp: case OpKind::Ln: case OpKind::Sin:
+      case OpKind::Cos: case OpKind::Tan: case OpKind::Asin: case OpKind::Acos: case OpKind::Atan:
+      case OpKind::Atan2: case OpKind::Floor: case OpKind::Ceil: case OpKind::Round: case OpKind::Trunc:
+      case OpKind::Abs: case OpKind::Rom:
         return HlsError{"no-hardware-width", std::string(ir::op_name(m.op.kind)) + " has no hardware form", m.loc};
     }
+    return HlsError{"no-hardware-width", "an operation outside the registry", m.loc};
   }
 
   const ir::CategoryIr& g_;

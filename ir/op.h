@@ -51,6 +51,25 @@ struct Operation {
   friend bool operator==(const Operation&, const Operation&) = default;
 };
 
+// How the hardware flow takes an operation; the interpreter and the LLVM backend take every one.
+enum class HardwareForm : uint8_t {
+  Unit,     // a datapath unit of hls/ (an operator, a comparator, a multiplexer)
+  Wiring,   // products, projections, the loop's edges, the output: wires and state registers, no unit
+  Inlined,  // gone before HLS: optimize() inlines every call
+  None,     // refused with a located error: text, floats, tables of floats, the software-only library
+};
+std::string_view hardware_form_name(HardwareForm f);
+
+// The registry of operations, one row per OpKind in enum order: its name as dumps print it and its
+// hardware form (the typing rules are ir/typing.h's table). tests/flow/op_registry_test.cc runs an
+// example of every row through the interpreter, LLVM, HLS and the SystemVerilog emitter.
+struct OpInfo {
+  OpKind kind;
+  std::string_view name;
+  HardwareForm hardware;
+};
+const OpInfo& op_info(OpKind k);
+
 // The operation's name as dumps print it ("Add", "Pair", "LoopBack").
 std::string_view op_name(OpKind k);
 std::optional<OpKind> op_from_name(std::string_view name);

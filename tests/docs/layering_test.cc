@@ -46,9 +46,9 @@ struct File {
 
 // "user -> used (why)" for every include or meson reference from a stage to itself-or-later.
 std::vector<std::string> back_edges(const std::vector<File>& files) {
-  static const std::regex include(R"(#include\s+"([^"]+)")");
-  static const std::regex declared(R"((\w+_(?:dep|lib))\s*=\s*(?:declare_dependency|static_library)\s*\()");
-  static const std::regex named(R"(\b(\w+_(?:dep|lib))\b)");
+  static const std::regex include(R"re(#include\s+"([^"]+)")re");
+  static const std::regex declared(R"re((\w+_(?:dep|lib))\s*=\s*(?:declare_dependency|static_library)\s*\()re");
+  static const std::regex named(R"re(\b(\w+_(?:dep|lib))\b)re");
   std::map<std::string, std::string> owner;  // meson variable -> the stage that declares it
   for (const File& f : files)
     if (fs::path(f.path).filename() == "meson.build")
