@@ -18,7 +18,7 @@
 #include "ir/value.h"
 #include "workload/frame.h"
 #include "workload/op_template.h"
-#include "workload/runner.h"
+#include "workload/run_options.h"
 
 namespace polydat::workload {
 

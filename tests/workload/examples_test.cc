@@ -14,7 +14,7 @@
 //   - floats rendered with 2 decimals (`std::chars_format::fixed, 2` in
 //     values.cc): "sensor_telemetry.yaml" fails (both engines agree, the
 //     independent lines do not);
-//   - a do_while/do_until counter starting at 1 (runner.cc do_loop):
+//   - a do_while/do_until counter starting at 1 (runner_steps.cc do_loop):
 //     "do_while.yaml" fails;
 //   - the cycle loop evaluating without committing the write-throughs
 //     (`f.evaluate(c, false)` in run_phase_body): "budget.yaml" fails;

@@ -1,0 +1,128 @@
+// The workload loader's refusals: a located LoadError (rendered with the
+// file's line and a caret), a key given twice, a key no section has (noted
+// when nb-rs knows it, else refused with the nearest name), another adapter.
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "frontend/diagnostics.h"
+#include "workload/model_detail.h"
+
+namespace polydat::workload {
+
+using namespace model_detail;
+
+namespace {
+
+constexpr size_t kShownColumns = 160;  // a long source line is cut around the caret
+
+// Control bytes would act on the terminal: shown as \xNN.
+std::string escape_controls(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u != 0x7f) {
+      out += c;
+      continue;
+    }
+    char hex[5];
+    std::snprintf(hex, sizeof hex, "\\x%02x", u);
+    out += hex;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string render_workload_error(const std::string& path, std::string_view text, Mark at, std::string_view message,
+                                  std::string_view kind) {
+  // Without a place (a value from the command line): the file alone.
+  std::string out = escape_controls(path) +
+                    (at.line ? ":" + std::to_string(at.line) + ":" + std::to_string(at.col ? at.col : 1) : std::string()) +
+                    ": error: " + escape_controls(message);
+  if (!kind.empty()) out += " [" + std::string(kind) + "]";
+  out += "\n";
+  if (text.empty() || at.line == 0) return out;
+  const Source src(text);
+  if (at.line > src.lines()) return out;
+  const std::string_view line = src.line(at.line);
+  const size_t col = at.col ? at.col : 1;
+  // A long line is cut around the caret so the diagnostic stays readable.
+  size_t first = 0;
+  if (line.size() > kShownColumns && col > kShownColumns / 2)
+    first = std::min(col - 1 - kShownColumns / 2, line.size() - kShownColumns);
+  const std::string_view raw = line.substr(first, kShownColumns);
+  // Where each raw byte starts in what is shown (a control byte takes four columns as \xNN).
+  std::string shown;
+  std::vector<size_t> starts;
+  for (char c : raw) {
+    starts.push_back(shown.size());
+    shown += c == '\t' ? std::string(" ") : escape_controls(std::string_view(&c, 1));
+  }
+  starts.push_back(shown.size());
+  const size_t caret = starts[std::min(col - 1 - first, raw.size())];
+  out += "  " + shown + "\n";
+  out += "  " + std::string(caret, ' ') + "^\n";
+  return out;
+}
+
+namespace model_detail {
+
+bool contains(const std::vector<std::string>& v, std::string_view s) { return std::find(v.begin(), v.end(), s) != v.end(); }
+
+std::string suggestion(std::string_view name, const std::vector<std::string>& candidates) {
+  const std::string near = frontend::closest_name(name, candidates);
+  return near.empty() ? std::string() : "; did you mean '" + near + "'?";
+}
+
+void Loader::fail(Mark at, std::string key, std::string message, std::string kind) const {
+  LoadError e;
+  e.path = w_.path;
+  e.at = at;
+  e.key = std::move(key);
+  e.message = std::move(message);
+  e.kind = std::move(kind);
+  e.rendered = render_workload_error(e.path, w_.text, e.at, e.key.empty() ? e.message : e.message + " (at " + e.key + ")",
+                                     e.kind);
+  throw Stop{std::move(e)};
+}
+
+void Loader::ignore(const std::string& key, Mark at) {
+  if (ignored_seen_.insert(key).second) w_.ignored.push_back(IgnoredKey{key, at});
+}
+
+void Loader::fail_twice(const Entry& e, const Entry& first, const std::string& what, const std::string& key) const {
+  fail(e.key_at, key,
+       in_quotes(e.key) + " and " + in_quotes(first.key) + " are one key (" + what + "); " + in_quotes(first.key) +
+           " is already given (line " + std::to_string(first.key_at.line) + ")",
+       "duplicate-key");
+}
+
+// A key this section does not act on: noted when nb-rs knows it, else refused.
+void Loader::other_key(const Entry& e, const std::string& key, const std::string& what, const KeySet& keys) {
+  if (contains(kRemovedKeys, e.key))
+    fail(e.key_at, key,
+         in_quotes(e.key) + " was removed from nb-rs's workloads; it has a `report:` block now (reports are not "
+                            "made by this runner)",
+         "removed-key");
+  if (contains(keys.noted, e.key)) {
+    ignore(key, e.key_at);
+    return;
+  }
+  fail(e.key_at, key, in_quotes(e.key) + " is not a key of " + what + suggestion(e.key, keys.all()), "unknown-key");
+}
+
+// `adapter:` (or `driver:`): stdout is the one adapter this runner has.
+void Loader::check_adapter(const Entry& e, const std::string& key) const {
+  const Field f = required_scalar(e, key, "an adapter's name");
+  if (f.text == "stdout") return;
+  fail(f.at, key,
+       "the " + in_quotes(f.text) + " adapter is not available: this runner renders ops with nb-rs's stdout adapter "
+       "only (adapter=stdout)",
+       "unsupported-adapter");
+}
+
+}  // namespace model_detail
+
+}  // namespace polydat::workload
