@@ -18,12 +18,6 @@ struct PortNames {
 };
 PortNames port_names(const hls::Design& design);
 
-// How Verilator's generated C++ spells an SystemVerilog name: each "__" becomes
-// "___05F" (so the port out__x is top->out___05Fx, the module a__b the class Va___05Fb).
-std::string verilator_cpp_name(const std::string& sv_name);
-// The port names as a C++ or SystemC testbench of the Verilated model writes them.
-PortNames verilator_cpp_port_names(const hls::Design& design);
-
 // One emission of a design: its text, its name and its data ports. The name is
 // the kernel's as an identifier, prefixed with `k_` while it is a SystemVerilog
 // keyword or the name of a signal inside the module.

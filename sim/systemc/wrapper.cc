@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include "rtl/emit_sv.h"
+#include "sim/verilator/cpp_names.h"
 
 namespace polydat::sim {
 
@@ -13,7 +14,7 @@ std::string systemc_port_type(unsigned bits) {
 
 std::string systemc_wrapper_module(const hls::Design& d, const std::string& model_class, const std::string& wrapper_class) {
   const hls::Dfg& g = d.dfg;
-  const rtl::PortNames ports = rtl::verilator_cpp_port_names(d);
+  const rtl::PortNames ports = verilator_cpp_port_names(d);
   struct Port {
     std::string direction, type, name;
   };
@@ -49,7 +50,7 @@ std::string systemc_wrapper_module(const hls::Design& d, const std::string& mode
 }
 
 std::string systemc_wrapper_header(const hls::Design& d, const std::string& module) {
-  const std::string m = rtl::verilator_cpp_name(module);  // as Verilator's C++ names it
+  const std::string m = verilator_cpp_name(module);  // as Verilator's C++ names it
   const std::string shape =
       d.kind == hls::DesignKind::Pipeline
           ? fmt::format("a pipeline of {} stage(s): latency {}, a new input every cycle", d.stages, d.stages)

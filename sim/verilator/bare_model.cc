@@ -7,6 +7,7 @@
 
 #include "rtl/emit_sv.h"
 #include "sim/verilator/build_util.h"
+#include "sim/verilator/cpp_names.h"
 
 namespace polydat::sim {
 
@@ -22,8 +23,8 @@ std::string mask_of(const ir::Ty& ty) {
 
 std::string bare_driver_cpp(const hls::Design& d, const std::string& module) {
   const hls::Dfg& g = d.dfg;
-  const std::string m = rtl::verilator_cpp_name(module);  // as Verilator's C++ names it
-  const rtl::PortNames ports = rtl::verilator_cpp_port_names(d);
+  const std::string m = verilator_cpp_name(module);  // as Verilator's C++ names it
+  const rtl::PortNames ports = verilator_cpp_port_names(d);
   std::string hold, drive_first, fold_outputs;
   size_t arg = 2;  // argv[1] is the cycle count
   for (size_t i = 0; i < g.configs.size(); ++i, ++arg)
