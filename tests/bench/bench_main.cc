@@ -150,7 +150,7 @@ void bench_compile_time() {
     const double total = front + optimize + synth + emit;
     fmt::print("  {:>8} {:>10.1f} {:>10.1f} {:>10.1f} {:>10.1f} {:>10.1f}  {:>8.1f} {:>7}\n", scheduled, front * 1e3,
                optimize * 1e3, synth * 1e3, emit * 1e3, total * 1e3, total / std::max<size_t>(1, scheduled) * 1e6,
-               d ? d->stages : 0);
+               e ? e->design.stages : 0);
   }
 }
 }  // namespace

@@ -78,7 +78,7 @@ const std::vector<Example>& examples() {
       {Ceil, "input a: f64\ny := ceil(a)\n"},
       {Round, "input a: f64\ny := round(a)\n"},
       {Trunc, "input a: f64\ny := trunc(a)\n"},
-      {Abs, "input a: f64\ny := abs(a)\n"},
+      {Abs, "input a: f64\ny := abs_f64(a)\n"},
       {Phi, "input a: u64\ninput b: u64\ny := if(a < b, a, b)\n"},
       {Call, "double(x: u64) -> (y: u64) := {\n  y := x * 2\n}\ninput a: u64\nz := double(a)\n"},
       {LibFn, "input a: u64\ny := md5(\"{a}\")\n"},
