@@ -58,13 +58,15 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
-#include <sstream>
+#include <optional>
 #include <tuple>
 
 #include <fmt/format.h>
 
 #include "boards/bundled.h"
-#include "frontend/diagnostics.h"
+#include "text/closest_name.h"
+#include "text/located.h"
+#include "text/yaml_documents.h"
 
 namespace polydat::boards {
 
@@ -111,7 +113,7 @@ std::string join(const std::vector<std::string>& items, std::string_view sep) {
 std::string fmt_number(double v) { return fmt::format("{}", v); }
 
 std::string suggestion(std::string_view name, const std::vector<std::string>& candidates) {
-  const std::string near = frontend::closest_name(name, candidates);
+  const std::string near = text::closest_name(name, candidates);
   return near.empty() ? std::string() : "; did you mean '" + near + "'?";
 }
 
@@ -131,8 +133,7 @@ struct Where {
   size_t width = 1;
 };
 
-// The file's text by lines, and the errors found in it, rendered as the
-// frontend renders its diagnostics.
+// The file's text by lines, and the errors found in it, in the one located form (text/located.h).
 class Report {
  public:
   Report(std::string path, std::string_view text) : path_(std::move(path)) {
@@ -153,25 +154,11 @@ class Report {
   void error(Where at, std::string_view message, std::string_view kind) {
     const size_t line = at.line < 0 ? 0 : static_cast<size_t>(at.line);
     size_t col = at.column < 0 ? 0 : static_cast<size_t>(at.column);
-    std::string out = path_ + ":" + std::to_string(line + 1) + ":" + std::to_string(col + 1) +
-                      ": error: " + std::string(message) + " [" + std::string(kind) + "]\n";
-    if (line < lines_.size()) {
-      const std::string& text = lines_[line];
-      col = std::min(col, text.size());
-      // Very long lines are cut around the caret, as the frontend does.
-      constexpr size_t kShown = 160;
-      size_t first = 0;
-      if (text.size() > kShown && col > kShown / 2) first = std::min(col - kShown / 2, text.size() - kShown);
-      std::string part = text.substr(first, kShown);
-      for (char& c : part)
-        if (c == '\t') c = ' ';
-      const size_t caret_at = col - first;
-      const size_t room = part.size() > caret_at ? part.size() - caret_at : 1;
-      const size_t width = std::max<size_t>(1, std::min(at.width, room));
-      out += "  " + part + "\n";
-      out += "  " + std::string(caret_at, ' ') + "^" + std::string(width - 1, '~') + "\n";
-    }
-    errors_.push_back({line, col, errors_.size(), std::move(out)});
+    if (line < lines_.size()) col = std::min(col, lines_[line].size());
+    const std::optional<std::string_view> shown =
+        line < lines_.size() ? std::optional<std::string_view>(lines_[line]) : std::nullopt;
+    const text::Place place{static_cast<uint32_t>(line + 1), static_cast<uint32_t>(col + 1), at.width};
+    errors_.push_back({line, col, errors_.size(), text::render_located(path_, place, shown, "error", message, kind)});
   }
 
   // An error with no place in the file (the file as a whole): at 1:1.
@@ -616,21 +603,6 @@ void check(const YAML::Node& root, Checker& c, Board& board) {
       }
 }
 
-// Notes where each document begins, and nothing else (the second pass over the text).
-class DocumentStarts : public YAML::EventHandler {
- public:
-  std::vector<YAML::Mark> marks;
-  void OnDocumentStart(const YAML::Mark& mark) override { marks.push_back(mark); }
-  void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
-  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
-  void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
-  void OnMapEnd() override {}
-};
-
 // Parses and checks a board file's text; `path` is how messages name it.
 ir::Expected<Board, std::string> parse_board(std::string_view text, const std::string& path, const std::string& name) {
   Report report(path, text);
@@ -649,13 +621,9 @@ ir::Expected<Board, std::string> parse_board(std::string_view text, const std::s
     // some garbage, such as a stray ',' or ']' at the top level.)
     const std::string owned(text);
     const YAML::Node root = YAML::Load(owned);
-    std::istringstream in(owned);
-    YAML::Parser parser(in);
-    DocumentStarts starts;
-    for (int i = 0; i < 2 && parser.HandleNextDocument(starts); ++i) {
-    }
-    if (starts.marks.size() > 1) {
-      const YAML::Mark& m = starts.marks[1];
+    const std::vector<YAML::Mark> starts = text::document_starts(owned);
+    if (starts.size() > 1) {
+      const YAML::Mark& m = starts[1];
       checker.error(m.is_null() ? Where{0, 0, 1} : Where{m.line, m.column, 1},
                     "a board file holds one YAML document; another begins here", "board-syntax");
     } else if (root.IsNull() || !root.IsDefined()) {

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/values.h"
+#include "text/csv.h"
 
 namespace polydat::cli {
 
@@ -64,7 +65,7 @@ void append_json(std::string& out, const Field& f) {
 }
 
 void append_csv(std::string& out, const Field& f) {
-  if (f.kind == TyKind::Str) append_csv_text(out, f.str);
+  if (f.kind == TyKind::Str) text::append_csv_field(out, f.str);
   else render_field(out, f);
 }
 

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "text/csv.h"
+
 namespace polydat::cli {
 
 namespace {
@@ -69,22 +71,9 @@ std::optional<ir::Value> parse_value(const std::string& text, const ir::Ty& ty) 
   return ir::Value::integer(ty.kind(), static_cast<uint64_t>(mag));
 }
 
-void append_csv_text(std::string& out, std::string_view text) {
-  if (text.find_first_of(",\"\n\r") == std::string::npos) {
-    out += text;
-    return;
-  }
-  out += '"';
-  for (char c : text) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  out += '"';
-}
-
 std::string csv_field(const ir::Value& v) {
   std::string out;
-  append_csv_text(out, ir::render(v));
+  text::append_csv_field(out, ir::render(v));
   return out;
 }
 

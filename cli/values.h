@@ -16,8 +16,6 @@ std::optional<ir::Value> parse_value(const std::string& text, const ir::Ty& ty);
 
 // A value as a CSV field: rendered, quoted when it holds a comma, quote or newline (RFC 4180).
 std::string csv_field(const ir::Value& v);
-// The same for text already rendered, appended to `out`.
-void append_csv_text(std::string& out, std::string_view text);
 
 // A half-open cycle range from "N" (0..N) or "A..B".
 struct CycleRange {

@@ -1,7 +1,9 @@
 #include "frontend/diagnostics.h"
 
 #include <algorithm>
-#include <cstdio>
+#include <optional>
+
+#include "text/located.h"
 
 namespace polydat::frontend {
 
@@ -76,56 +78,16 @@ const char* severity_word(Severity s) {
   return "error";
 }
 
-// Control bytes (NUL, ESC, ...) would act on the terminal: they are shown as \xNN.
-bool is_control(unsigned char c) { return c < 0x20 || c == 0x7f; }
-
-std::string escape_controls(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    if (!is_control(static_cast<unsigned char>(c))) {
-      out += c;
-      continue;
-    }
-    char hex[5];
-    std::snprintf(hex, sizeof hex, "\\x%02x", static_cast<unsigned char>(c));
-    out += hex;
-  }
-  return out;
-}
-
 // One located line plus the source line and a caret under the span (on its first line).
 std::string located(const SourceMap& sources, Span s, const char* word, std::string_view message,
                     std::string_view kind) {
   if (s.file >= sources.size()) return std::string(word) + ": " + std::string(message) + "\n";
   const SourceFile& f = sources.file(s.file);
   const auto [line, col] = f.line_col(std::min<uint32_t>(s.start, static_cast<uint32_t>(f.text.size())));
-  std::string out = escape_controls(f.path) + ":" + std::to_string(line) + ":" + std::to_string(col) + ": " + word +
-                    ": " + escape_controls(message);
-  if (!kind.empty()) out += " [" + std::string(kind) + "]";
-  out += "\n";
-  if (f.text.empty()) return out;  // nothing to show (an unreadable file)
-  std::string_view text = f.line_text(line);
-  // Very long lines are cut around the caret so a diagnostic stays readable.
-  constexpr size_t kShown = 160;
-  size_t first = 0;
-  if (text.size() > kShown && col > kShown / 2) first = std::min<size_t>(col - 1 - kShown / 2, text.size() - kShown);
-  const std::string_view raw = text.substr(first, kShown);
-  // at[i]: where raw byte i starts in what is shown (a control byte takes four columns as \xNN).
-  std::string shown;
-  std::vector<size_t> at;
-  for (char c : raw) {
-    at.push_back(shown.size());
-    shown += c == '\t' ? std::string(" ") : escape_controls(std::string_view(&c, 1));
-  }
-  at.push_back(shown.size());
-  const size_t raw_caret = std::min<size_t>(col - 1 - first, raw.size());
-  const size_t raw_width = std::max<size_t>(1, std::min<size_t>(s.end > s.start ? s.end - s.start : 1,
-                                                                raw.size() > raw_caret ? raw.size() - raw_caret : 1));
-  const size_t caret_at = at[raw_caret];
-  const size_t width = std::max<size_t>(1, at[std::min(raw_caret + raw_width, raw.size())] - caret_at);
-  out += "  " + shown + "\n";
-  out += "  " + std::string(caret_at, ' ') + "^" + std::string(width - 1, '~') + "\n";
-  return out;
+  const text::Place at{line, col, s.end > s.start ? s.end - s.start : size_t{1}};
+  const std::optional<std::string_view> shown =
+      f.text.empty() ? std::nullopt : std::optional<std::string_view>(f.line_text(line));  // an unreadable file shows none
+  return text::render_located(f.path, at, shown, word, message, kind);
 }
 }  // namespace
 
@@ -161,34 +123,6 @@ std::string render_all(const Diagnostics& ds, const SourceMap& sources) {
   if (errors) more = count(errors, "error");
   if (warnings) more += (errors ? " and " : "") + count(warnings, "warning");
   return out + more + " not shown (the first " + std::to_string(kShownDiagnostics) + " are)\n";
-}
-
-namespace {
-size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j)
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-    std::swap(prev, cur);
-  }
-  return prev[b.size()];
-}
-}  // namespace
-
-std::string closest_name(std::string_view name, const std::vector<std::string>& candidates) {
-  std::string best;
-  size_t best_d = std::max<size_t>(2, name.size() / 3) + 1;  // suggest only near misses
-  for (const std::string& c : candidates) {
-    if (name.size() > 64 || c.size() > 64) continue;
-    const size_t d = edit_distance(name, c);
-    if (d < best_d || (d == best_d && !best.empty() && c < best)) {
-      if (d < best_d) best_d = d;
-      best = c;
-    }
-  }
-  return best;
 }
 
 }  // namespace polydat::frontend

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "frontend/source.h"
+#include "text/closest_name.h"
 
 namespace polydat::frontend {
 
@@ -72,7 +73,6 @@ std::string render_warning_at(const SourceMap& sources, Span at, std::string_vie
 // A note at a place (no kind): what a later error's call chain shows.
 std::string render_note_at(const SourceMap& sources, Span at, std::string_view message);
 
-// The closest of `candidates` to `name` by edit distance, if close enough to suggest.
-std::string closest_name(std::string_view name, const std::vector<std::string>& candidates);
+using text::closest_name;  // text/closest_name.h: the frontend's "did you mean"
 
 }  // namespace polydat::frontend

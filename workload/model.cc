@@ -10,7 +10,6 @@
 // times without the file growing).
 #include "workload/model.h"
 
-#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -19,6 +18,7 @@
 #include <sstream>
 #include <system_error>
 
+#include "text/yaml_documents.h"
 #include "workload/model_detail.h"
 
 namespace polydat::workload {
@@ -29,20 +29,6 @@ namespace {
 
 constexpr size_t kMaxFileBytes = size_t{16} << 20;  // a workload file is text, not data
 
-// Notes where each document begins (the second pass that finds a second document).
-class DocumentStarts : public YAML::EventHandler {
- public:
-  std::vector<YAML::Mark> marks;
-  void OnDocumentStart(const YAML::Mark& mark) override { marks.push_back(mark); }
-  void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
-  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
-  void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
-  void OnMapEnd() override {}
-};
 
 LoadError plain_error(const std::string& path, std::string_view text, Mark at, std::string message, std::string kind) {
   LoadError e;
@@ -149,13 +135,9 @@ ir::Expected<Workload, LoadError> parse_workload_text(std::string_view text, con
       root = YAML::Load(owned);
       // A second pass that only looks for a second document (YAML::LoadAll
       // loops forever on some garbage in yaml-cpp 0.7).
-      std::istringstream in(owned);
-      YAML::Parser parser(in);
-      DocumentStarts starts;
-      for (int i = 0; i < 2 && parser.HandleNextDocument(starts); ++i) {
-      }
-      if (starts.marks.size() > 1)
-        return plain_error(path, text, yaml_mark(starts.marks[1]),
+      const std::vector<YAML::Mark> starts = text::document_starts(owned);
+      if (starts.size() > 1)
+        return plain_error(path, text, yaml_mark(starts[1]),
                            "a workload file holds one YAML document; another begins here", "yaml-syntax");
     } catch (const YAML::Exception& e) {
       return plain_error(path, text, yaml_mark(e.mark),

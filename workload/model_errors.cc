@@ -6,65 +6,21 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "frontend/diagnostics.h"
+#include "text/closest_name.h"
+#include "text/located.h"
 #include "workload/model_detail.h"
 
 namespace polydat::workload {
 
 using namespace model_detail;
 
-namespace {
-
-constexpr size_t kShownColumns = 160;  // a long source line is cut around the caret
-
-// Control bytes would act on the terminal: shown as \xNN.
-std::string escape_controls(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u >= 0x20 && u != 0x7f) {
-      out += c;
-      continue;
-    }
-    char hex[5];
-    std::snprintf(hex, sizeof hex, "\\x%02x", u);
-    out += hex;
-  }
-  return out;
-}
-
-}  // namespace
-
 std::string render_workload_error(const std::string& path, std::string_view text, Mark at, std::string_view message,
                                   std::string_view kind) {
-  // Without a place (a value from the command line): the file alone.
-  std::string out = escape_controls(path) +
-                    (at.line ? ":" + std::to_string(at.line) + ":" + std::to_string(at.col ? at.col : 1) : std::string()) +
-                    ": error: " + escape_controls(message);
-  if (!kind.empty()) out += " [" + std::string(kind) + "]";
-  out += "\n";
-  if (text.empty() || at.line == 0) return out;
   const Source src(text);
-  if (at.line > src.lines()) return out;
-  const std::string_view line = src.line(at.line);
-  const size_t col = at.col ? at.col : 1;
-  // A long line is cut around the caret so the diagnostic stays readable.
-  size_t first = 0;
-  if (line.size() > kShownColumns && col > kShownColumns / 2)
-    first = std::min(col - 1 - kShownColumns / 2, line.size() - kShownColumns);
-  const std::string_view raw = line.substr(first, kShownColumns);
-  // Where each raw byte starts in what is shown (a control byte takes four columns as \xNN).
-  std::string shown;
-  std::vector<size_t> starts;
-  for (char c : raw) {
-    starts.push_back(shown.size());
-    shown += c == '\t' ? std::string(" ") : escape_controls(std::string_view(&c, 1));
-  }
-  starts.push_back(shown.size());
-  const size_t caret = starts[std::min(col - 1 - first, raw.size())];
-  out += "  " + shown + "\n";
-  out += "  " + std::string(caret, ' ') + "^\n";
-  return out;
+  const bool shown = !text.empty() && at.line != 0 && at.line <= src.lines();
+  return text::render_located(path, text::Place{at.line, at.col, 1},
+                              shown ? std::optional<std::string_view>(src.line(at.line)) : std::nullopt, "error", message,
+                              kind);
 }
 
 namespace model_detail {
@@ -72,7 +28,7 @@ namespace model_detail {
 bool contains(const std::vector<std::string>& v, std::string_view s) { return std::find(v.begin(), v.end(), s) != v.end(); }
 
 std::string suggestion(std::string_view name, const std::vector<std::string>& candidates) {
-  const std::string near = frontend::closest_name(name, candidates);
+  const std::string near = text::closest_name(name, candidates);
   return near.empty() ? std::string() : "; did you mean '" + near + "'?";
 }
 

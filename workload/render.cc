@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "frontend/diagnostics.h"
+#include "text/csv.h"
 #include "workload/values.h"
 
 namespace polydat::workload {
@@ -127,19 +128,6 @@ void json_value(std::string& out, const ir::Value& v) {
   } else {
     json_string(out, op_text(v));
   }
-}
-
-void csv_field(std::string& out, std::string_view s) {
-  if (s.find_first_of(",\"\n") == std::string_view::npos) {
-    out += s;
-    return;
-  }
-  out += '"';
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  out += '"';
 }
 
 void tsv_field(std::string& out, std::string_view s) {
@@ -356,7 +344,7 @@ ir::Expected<void, std::string> render_op_line(const PreparedOp& op, const Rende
         if (i) out += joiner(options);
         std::string text;
         if (auto st = field_text(shown[i]->second, text); !st) return st;
-        if (options.format == LineFormat::Csv) csv_field(out, text);
+        if (options.format == LineFormat::Csv) text::append_csv_field(out, text);
         else if (options.format == LineFormat::Tsv) tsv_field(out, text);
         else out += text;
       }

@@ -20,9 +20,9 @@ namespace {
 const fs::path kSourceRoot = POLYDAT_SOURCE_ROOT;
 
 // The stages, first to last (docs/architecture.md, "Stages and their dependencies").
-const std::vector<std::string> kStages = {"ir",        "frontend",   "hls",        "rtl",  "fpga",     "boards",
-                                          "sim",       "sim/verilator", "sim/iverilog", "sim/llvm", "sim/systemc",
-                                          "flow",      "workload",   "hwtop",      "difftest", "cli"};
+const std::vector<std::string> kStages = {
+    "ir",       "text",        "frontend", "hls",      "rtl",   "fpga",     "boards", "sim", "sim/verilator",
+    "sim/iverilog", "sim/llvm", "sim/systemc", "flow", "workload", "hwtop", "difftest", "cli"};
 
 int rank_of(const std::string& folder) {
   for (size_t i = 0; i < kStages.size(); ++i)
