@@ -25,7 +25,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr double kDefaultDeviceMhz = 48;  // the iCE40 target's default clock
+constexpr double kDefaultDeviceMhz = 48;  // the iCE40 target's default clock, hls::kIce40ClockNs as a frequency
 constexpr int kCloseTimingAttempts = 4;
 
 // What every attempt shares: the part, its pins, the clock.

@@ -145,12 +145,6 @@ struct Design {
   std::vector<ValueId> reads(ValueId v) const;
 };
 
-// The part of the clock period a step's chain of operations may fill: the
-// period less the register-to-register overhead of the target.
-double schedule_period_ns(Target t, double clock_ns);
-
-// Routing added after an operation whose result `readers` operations of its step read.
-double fanout_routing_ns(Target t, uint32_t readers);
 
 // Predicate, DFG, schedule, binding: the whole HLS step for function f.
 // `config_fields[i]` marks field i of the input struct as effectively const.

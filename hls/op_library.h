@@ -12,6 +12,8 @@ enum class Target : uint8_t { Ice40, Generic };
 
 std::string_view target_name(Target t);
 bool parse_target(std::string_view name, Target& out);
+// The iCE40 target's default period, stated once (about 48 MHz; `polydat synth` without --freq asks for 48).
+inline constexpr double kIce40ClockNs = 20.8;
 // The default clock period of a target, in ns.
 double default_clock_ns(Target t);
 // The period of a register-to-register path with no operator on it (clock to
@@ -66,5 +68,12 @@ struct OpCost {
 OpCost op_cost(Target t, const OpShape& s);
 // The usual two-operand shape at one width (the calibration's probes).
 OpCost op_cost(Target t, Op op, unsigned width, bool constant_rhs);
+
+// The part of the clock period a step's chain of operations may fill: the
+// period less the register-to-register overhead of the target.
+double schedule_period_ns(Target t, double clock_ns);
+
+// Routing added after an operation whose result `readers` operations of its step read.
+double fanout_routing_ns(Target t, uint32_t readers);
 
 }  // namespace polydat::hls

@@ -16,7 +16,7 @@ struct HlsOptions;
 struct PassOptions {
   Target target = Target::Ice40;
   DesignKind kind = DesignKind::Pipeline;
-  double clock_ns = 20.8;
+  double clock_ns = kIce40ClockNs;
   uint32_t dsp_limit = 0;  // DSP blocks the design may use
   bool iterative_mul = false;  // wide multiplications as iterative units (the design that fits when II 1 does not)
 };

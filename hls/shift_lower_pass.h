@@ -21,7 +21,7 @@ ValueId lower_variable_shift(DfgBuilder& b, Op op, bool sgn, ValueId x, ValueId 
 // Which operators the lowering passes rewrite.
 struct LowerOptions {
   Target target = Target::Ice40;
-  double clock_ns = 20.8;
+  double clock_ns = kIce40ClockNs;
 };
 
 // Whether operation v of g is worth lowering: on iCE40 always (the LUT levels

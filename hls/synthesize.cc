@@ -101,17 +101,6 @@ std::vector<ValueId> Design::reads(ValueId v) const {
   return out;
 }
 
-// iCE40: measured in the splitmix64 pipeline, a 34-bit xor read by twenty
-// adders reached them 3.6 ns after it, against 1.8 ns for a net with one reader.
-double fanout_routing_ns(Target t, uint32_t readers) {
-  if (t != Target::Ice40 || readers <= 2) return 0;
-  return std::min(4.0, 0.2 * (readers - 2));
-}
-
-double schedule_period_ns(Target t, double clock_ns) {
-  return std::max(clock_ns - register_overhead_ns(t) - routing_margin_ns(t), 0.25 * clock_ns);
-}
-
 namespace {
 
 std::string value_name(const Dfg& g, ValueId v) {

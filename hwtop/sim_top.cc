@@ -5,7 +5,7 @@
 #include <fstream>
 
 #include "hwtop/emit_top.h"
-#include "sim/verilator/build_util.h"
+#include "sim/build_support.h"
 #include "sim/verilator/verilator_engine.h"
 
 namespace polydat::hwtop {

@@ -2,8 +2,8 @@
 
 namespace polydat::text {
 
-void append_csv_field(std::string& out, std::string_view field) {
-  if (field.find_first_of(",\"\n\r") == std::string_view::npos) {
+void append_csv_field(std::string& out, std::string_view field, CsvQuoting quoting) {
+  if (field.find_first_of(quoting == CsvQuoting::Rfc4180 ? ",\"\n\r" : ",\"\n") == std::string_view::npos) {
     out += field;
     return;
   }

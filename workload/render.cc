@@ -344,7 +344,7 @@ ir::Expected<void, std::string> render_op_line(const PreparedOp& op, const Rende
         if (i) out += joiner(options);
         std::string text;
         if (auto st = field_text(shown[i]->second, text); !st) return st;
-        if (options.format == LineFormat::Csv) text::append_csv_field(out, text);
+        if (options.format == LineFormat::Csv) text::append_csv_field(out, text, text::CsvQuoting::NbRs);
         else if (options.format == LineFormat::Tsv) tsv_field(out, text);
         else out += text;
       }

@@ -7,7 +7,7 @@
 #include <fstream>
 
 #include "rtl/emit_sv.h"
-#include "sim/verilator/build_util.h"
+#include "sim/build_support.h"
 #include "sim/verilator/testbench_io.h"
 #include "sim/verilator/verilator_engine.h"
 
@@ -153,11 +153,8 @@ endmodule
 }
 
 IverilogEngine::IverilogEngine(const hls::Design& design, IverilogOptions options)
-    : design_(design), options_(std::move(options)) {
+    : RtlEngine(design, options.sv), options_(std::move(options)) {
   if (options_.cache.empty()) options_.cache = default_cache_dir();
-  rtl::Module m = rtl::emit_module(design_);
-  module_ = m.name;
-  sv_ = options_.sv ? *options_.sv : std::move(m.text);
   tb_ = iverilog_testbench(design_, module_);
 }
 

@@ -13,6 +13,7 @@
 
 #include "hls/design.h"
 #include "sim/engine.h"
+#include "sim/rtl_engine.h"
 
 namespace polydat::sim {
 
@@ -27,27 +28,18 @@ struct IverilogOptions {
 // The testbench module `polydat_tb` for the design's module `module`.
 std::string iverilog_testbench(const hls::Design& d, const std::string& module);
 
-class IverilogEngine final : public Engine {
+class IverilogEngine final : public RtlEngine {
  public:
   IverilogEngine(const hls::Design& design, IverilogOptions options);
   std::string name() const override { return "iverilog"; }
   // Compiles the design and the testbench (or finds them in the cache).
-  ir::Expected<std::filesystem::path, std::string> prepare();
-  ir::Expected<void, std::string> build() override {
-    if (auto p = prepare(); !p) return p.error();
-    return {};
-  }
+  ir::Expected<std::filesystem::path, std::string> prepare() override;
   ir::Expected<EngineRun, std::string> run(const Batch& batch) override;
-  std::string post_reset() const override { return post_reset_; }
-  bool built_now() const override { return built_now_; }  // false when the cache had the compiled simulation
 
  private:
-  const hls::Design& design_;
   IverilogOptions options_;
-  std::string module_, sv_, tb_;
+  std::string tb_;
   std::filesystem::path vvp_;
-  std::string post_reset_;
-  bool built_now_ = false;
 };
 
 }  // namespace polydat::sim

@@ -10,7 +10,7 @@
 #include "rtl/emit_sv.h"
 #include "sim/systemc/sc_testbench.h"
 #include "sim/systemc/wrapper.h"
-#include "sim/verilator/build_util.h"
+#include "sim/build_support.h"
 #include "sim/verilator/model_set.h"
 #include "sim/verilator/testbench_io.h"
 #include "sim/verilator/verilator_engine.h"
@@ -101,11 +101,8 @@ ir::Expected<bool, std::string> prebuild_systemc_models(const std::vector<ModelR
 }
 
 SystemCEngine::SystemCEngine(const hls::Design& design, SystemCOptions options)
-    : design_(design), options_(std::move(options)) {
+    : RtlEngine(design, options.sv), options_(std::move(options)) {
   if (options_.cache.empty()) options_.cache = default_cache_dir();
-  rtl::Module m = rtl::emit_module(design_);
-  module_ = m.name;
-  sv_ = options_.sv ? *options_.sv : std::move(m.text);
   wrapper_ = systemc_wrapper_header(design_, module_);
   tb_ = stamped_testbench(design_, module_);
 }

@@ -14,6 +14,7 @@
 
 #include "hls/design.h"
 #include "sim/engine.h"
+#include "sim/rtl_engine.h"
 #include "sim/verilator/verilator_engine.h"
 
 namespace polydat::sim {
@@ -43,23 +44,17 @@ struct ReferenceCheck {
 ir::Expected<bool, std::string> prebuild_systemc_models(const std::vector<ModelRequest>& requests,
                                                         std::filesystem::path cache = {});
 
-class SystemCEngine final : public Engine {
+class SystemCEngine final : public RtlEngine {
  public:
   SystemCEngine(const hls::Design& design, SystemCOptions options);
   std::string name() const override { return "systemc"; }
 
   // Verilates and builds the model with its testbench (or finds it in the cache).
-  ir::Expected<std::filesystem::path, std::string> prepare();
-  ir::Expected<void, std::string> build() override {
-    if (auto p = prepare(); !p) return p.error();
-    return {};
-  }
+  ir::Expected<std::filesystem::path, std::string> prepare() override;
   ir::Expected<EngineRun, std::string> run(const Batch& batch) override;
 
-  std::string post_reset() const override { return post_reset_; }  // as the Verilator engine's
   const ReferenceCheck& reference_check() const { return reference_check_; }
   std::optional<SelfCheck> self_check() const override;
-  bool built_now() const override { return built_now_; }
   // The reusable wrapper header (<module>_sc.h), also written next to the built model.
   const std::string& wrapper() const { return wrapper_; }
   std::filesystem::path wrapper_path() const;  // after prepare()
@@ -67,15 +62,11 @@ class SystemCEngine final : public Engine {
  private:
   void write_wrapper() const;  // next to the model, for the user's own platform
 
-  const hls::Design& design_;
   SystemCOptions options_;
-  std::string module_;
-  std::string sv_, tb_, wrapper_;
+  std::string tb_, wrapper_;
   std::filesystem::path binary_;
   std::string member_;  // the model's name in a program built for a set, else empty
-  std::string post_reset_;
   ReferenceCheck reference_check_;
-  bool built_now_ = false;
 };
 
 }  // namespace polydat::sim

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "rtl/emit_sv.h"
-#include "sim/verilator/build_util.h"
+#include "sim/build_support.h"
 #include "sim/verilator/cpp_names.h"
 
 namespace polydat::sim {

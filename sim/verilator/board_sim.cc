@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "boards/top_ports.h"
-#include "sim/verilator/build_util.h"
+#include "sim/build_support.h"
 
 namespace polydat::sim {
 

@@ -17,7 +17,7 @@
 #include "ir/expected.h"
 #include "rtl/emit_sv.h"
 #include "sim/engine.h"
-#include "sim/verilator/build_util.h"
+#include "sim/build_support.h"
 #include "sim/verilator/testbench.h"
 
 namespace polydat::sim {

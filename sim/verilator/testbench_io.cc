@@ -8,7 +8,7 @@
 #include <sstream>
 #include <vector>
 
-#include "sim/verilator/build_util.h"
+#include "sim/build_support.h"
 
 namespace polydat::sim {
 

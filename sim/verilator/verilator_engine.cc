@@ -7,7 +7,7 @@
 #include <fstream>
 
 #include "rtl/emit_sv.h"
-#include "sim/verilator/build_util.h"
+#include "sim/build_support.h"
 #include "sim/verilator/model_set.h"
 #include "sim/verilator/testbench.h"
 #include "sim/verilator/testbench_io.h"
@@ -42,11 +42,8 @@ ir::Expected<bool, std::string> prebuild_verilator_models(const std::vector<Mode
 }
 
 VerilatorEngine::VerilatorEngine(const hls::Design& design, VerilatorOptions options)
-    : design_(design), options_(std::move(options)) {
+    : RtlEngine(design, options.sv), options_(std::move(options)) {
   if (options_.cache.empty()) options_.cache = default_cache_dir();
-  rtl::Module m = rtl::emit_module(design_);
-  module_ = m.name;
-  sv_ = options_.sv ? *options_.sv : std::move(m.text);
   tb_ = testbench_cpp(design_, module_);
 }
 

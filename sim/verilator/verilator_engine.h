@@ -10,6 +10,7 @@
 
 #include "hls/design.h"
 #include "sim/engine.h"
+#include "sim/rtl_engine.h"
 
 namespace polydat::sim {
 
@@ -35,33 +36,21 @@ std::filesystem::path default_cache_dir();
 ir::Expected<bool, std::string> prebuild_verilator_models(const std::vector<ModelRequest>& requests,
                                                           std::filesystem::path cache = {});
 
-class VerilatorEngine final : public Engine {
+class VerilatorEngine final : public RtlEngine {
  public:
   VerilatorEngine(const hls::Design& design, VerilatorOptions options);
   std::string name() const override { return "verilator"; }
 
   // Verilates and builds the model (or finds it in the cache).
-  ir::Expected<std::filesystem::path, std::string> prepare();
-  ir::Expected<void, std::string> build() override {
-    if (auto p = prepare(); !p) return p.error();
-    return {};
-  }
+  ir::Expected<std::filesystem::path, std::string> prepare() override;
   ir::Expected<EngineRun, std::string> run(const Batch& batch) override;
 
-  // What the last run printed right after reset (in_ready, out_valid, outputs).
-  std::string post_reset() const override { return post_reset_; }
-  bool built_now() const override { return built_now_; }  // false when the cache had the model
-  const std::string& sv() const { return sv_; }
 
  private:
-  const hls::Design& design_;
   VerilatorOptions options_;
-  std::string module_;
-  std::string sv_, tb_;
+  std::string tb_;
   std::filesystem::path binary_;
   std::string member_;  // the model's name in a program built for a set, else empty
-  std::string post_reset_;
-  bool built_now_ = false;
 };
 
 }  // namespace polydat::sim

@@ -6,7 +6,7 @@
 #include <filesystem>
 
 #include "rtl/emit_sv.h"
-#include "sim/verilator/build_util.h"
+#include "sim/build_support.h"
 #include "tests/systemc/systemc_support.h"
 
 using namespace polydat;

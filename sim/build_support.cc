@@ -1,4 +1,4 @@
-#include "sim/verilator/build_util.h"
+#include "sim/build_support.h"
 
 #include <fmt/core.h>
 #include <fcntl.h>

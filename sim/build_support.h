@@ -1,5 +1,5 @@
-// Internal to sim/verilator: the verilator flags and the shell helpers shared by
-// the co-simulation engine and the bare model, so both build identical model code.
+// What every simulator engine builds with: the verilator flags, the cache of
+// built programs and the shell helpers (Verilator, SystemC, Icarus and the hardware top use them).
 #pragma once
 
 #include <cstddef>
