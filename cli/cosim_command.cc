@@ -52,7 +52,7 @@ ir::Expected<SimRun, std::string> simulate(const CosimArgs& args, const KernelDe
   o.trace = args.trace;
   o.kernel_file = args.hls.file;  // SystemC's reference model compiles it inside the simulation
   o.lib_paths = args.hls.lib_paths;
-  auto engine = flow::make_engine(args.sim, flow::EngineSubject{&k.ir, k.config_fields, &k.design}, o);
+  auto engine = flow::make_engine(args.sim, flow::subject_of(k), o);
   if (!engine) return engine.error();
   const auto t0 = std::chrono::steady_clock::now();
   if (auto built = (*engine)->build(); !built) return built.error();

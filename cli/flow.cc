@@ -46,7 +46,7 @@ std::optional<sim::Batch> batch_of(const Stimulus& stimulus, const KernelDesign&
 }
 
 std::optional<sim::EngineRun> oracle_run(const KernelDesign& k, const sim::Batch& batch) {
-  auto oracle = flow::make_engine("interp", flow::EngineSubject{&k.ir, k.config_fields, nullptr});
+  auto oracle = flow::make_engine("interp", flow::subject_of(k));
   auto run = (*oracle)->run(batch);
   if (!run) {
     fmt::print(stderr, "error: the interpreter: {}\n", run.error());

@@ -133,12 +133,12 @@ ir::Expected<bool, std::string> prepare_models(const std::vector<NamedKernel>& k
     if (auto e = flow::hardware(frontend::compile_source(k.name, k.text, compile_options(options)))) designs.push_back(std::move(*e));
   std::vector<sim::ModelRequest> requests;
   for (const flow::Emitted& d : designs)
-    requests.push_back({&d.design, options.sv_fault ? std::optional<std::string>(options.sv_fault(d.module.text)) : std::nullopt});
+    requests.push_back({&d.design, &d.module, options.sv_fault ? std::optional<std::string>(options.sv_fault(d.module.text)) : std::nullopt});
   bool built = false;
   for (const std::string& engine : options.engines) {
     const flow::EngineInfo* e = flow::find_engine(engine);
     if (!e || !e->prebuild) continue;
-    auto r = e->prebuild(requests);
+    auto r = e->prebuild(requests, {});  // engines here use the default cache
     if (!r) return r.error();
     built = built || *r;
   }
@@ -175,7 +175,7 @@ KernelResult run_compiled(const frontend::CompileResult& front, const Options& o
       continue;
     }
     if (info->kind == flow::EngineKind::Software) {
-      auto engine = flow::make_engine(name, flow::EngineSubject{&opt->ir, opt->config_fields, nullptr});
+      auto engine = flow::make_engine(name, flow::subject_of(*opt));
       result.engines.push_back(engine ? run_software(name, **engine, s) : EngineResult{name, Verdict::Fails, engine.error(), 0});
       continue;
     }
@@ -193,7 +193,7 @@ KernelResult run_compiled(const frontend::CompileResult& front, const Options& o
     o.stall = options.stall;
     o.seed = options.seed;
     if (options.sv_fault) o.sv = options.sv_fault(d.module.text);
-    auto engine = flow::make_engine(name, flow::EngineSubject{&d.ir, d.config_fields, &d.design}, o);
+    auto engine = flow::make_engine(name, flow::subject_of(d), o);
     result.engines.push_back(engine ? run_rtl(name, **engine, d.design, *front.ir, config, s, options.stall == 0)
                                     : EngineResult{name, Verdict::Fails, engine.error(), 0});
   }

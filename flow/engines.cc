@@ -9,11 +9,11 @@
 namespace polydat::flow {
 
 namespace {
-ir::Expected<bool, std::string> prebuild_verilator(const std::vector<sim::ModelRequest>& r) {
-  return sim::prebuild_verilator_models(r);
+ir::Expected<bool, std::string> prebuild_verilator(const std::vector<sim::ModelRequest>& r, const std::filesystem::path& c) {
+  return c.empty() ? sim::prebuild_verilator_models(r) : sim::prebuild_verilator_models(r, c);
 }
-ir::Expected<bool, std::string> prebuild_systemc(const std::vector<sim::ModelRequest>& r) {
-  return sim::prebuild_systemc_models(r);
+ir::Expected<bool, std::string> prebuild_systemc(const std::vector<sim::ModelRequest>& r, const std::filesystem::path& c) {
+  return c.empty() ? sim::prebuild_systemc_models(r) : sim::prebuild_systemc_models(r, c);
 }
 
 template <class O>
@@ -22,6 +22,7 @@ O rtl_options(const EngineOptions& o) {
   r.stall = o.stall;
   r.seed = o.seed;
   r.sv = o.sv;
+  if (o.max_idle) r.max_idle = *o.max_idle;
   if (!o.cache.empty()) r.cache = o.cache;
   return r;
 }
@@ -31,8 +32,10 @@ O rtl_options(const EngineOptions& o) {
 const std::vector<EngineInfo>& engines() {
   static const std::vector<EngineInfo> list = {
       {"interp", EngineKind::Software, "the interpreter, the oracle", false, nullptr,
-       [](const EngineSubject& s, const EngineOptions&) -> std::unique_ptr<sim::Engine> {
-         return std::make_unique<sim::InterpreterEngine>(*s.ir, s.config_fields);
+       [](const EngineSubject& s, const EngineOptions& o) -> std::unique_ptr<sim::Engine> {
+         ir::InterpOptions limits;
+         if (o.max_iterations) limits.max_iterations = *o.max_iterations;
+         return std::make_unique<sim::InterpreterEngine>(*s.ir, s.config_fields, limits);
        }},
       {"llvm", EngineKind::Software, "native code through LLVM's JIT", false, nullptr,
        [](const EngineSubject& s, const EngineOptions&) -> std::unique_ptr<sim::Engine> {
@@ -42,7 +45,7 @@ const std::vector<EngineInfo>& engines() {
        [](const EngineSubject& s, const EngineOptions& o) -> std::unique_ptr<sim::Engine> {
          auto r = rtl_options<sim::VerilatorOptions>(o);
          r.trace = o.trace;
-         return std::make_unique<sim::VerilatorEngine>(*s.design, std::move(r));
+         return std::make_unique<sim::VerilatorEngine>(*s.design, *s.module, std::move(r));
        }},
       {"systemc", EngineKind::Rtl, "Verilator's SystemC model, a SystemC testbench", true, prebuild_systemc,
        [](const EngineSubject& s, const EngineOptions& o) -> std::unique_ptr<sim::Engine> {
@@ -50,14 +53,20 @@ const std::vector<EngineInfo>& engines() {
          r.trace = o.trace;
          r.kernel_file = o.kernel_file;
          r.lib_paths = o.lib_paths;
-         return std::make_unique<sim::SystemCEngine>(*s.design, std::move(r));
+         return std::make_unique<sim::SystemCEngine>(*s.design, *s.module, std::move(r));
        }},
       {"iverilog", EngineKind::Rtl, "Icarus Verilog, a SystemVerilog testbench", false, nullptr,
        [](const EngineSubject& s, const EngineOptions& o) -> std::unique_ptr<sim::Engine> {
-         return std::make_unique<sim::IverilogEngine>(*s.design, rtl_options<sim::IverilogOptions>(o));
+         return std::make_unique<sim::IverilogEngine>(*s.design, *s.module, rtl_options<sim::IverilogOptions>(o));
        }},
   };
   return list;
+}
+
+EngineSubject subject_of(const Optimized& kernel) { return EngineSubject{&kernel.ir, kernel.config_fields, nullptr, nullptr}; }
+
+EngineSubject subject_of(const Emitted& kernel) {
+  return EngineSubject{&kernel.ir, kernel.config_fields, &kernel.design, &kernel.module};
 }
 
 const EngineInfo* find_engine(std::string_view name) {
@@ -78,9 +87,13 @@ ir::Expected<std::unique_ptr<sim::Engine>, std::string> make_engine(std::string_
   const EngineInfo* e = find_engine(name);
   if (!e) return "no engine is called '" + std::string(name) + "'";
   if (!subject.ir) return "the " + e->name + " engine needs the kernel's IR";
-  if (e->kind == EngineKind::Rtl && !subject.design) return "the " + e->name + " engine needs a hardware design";
-  if (e->kind == EngineKind::Software && (options.stall != 0 || options.sv))
-    return "the " + e->name + " engine has no handshake or SystemVerilog: stalls and a planted fault need an RTL engine";
+  if (e->kind == EngineKind::Rtl && (!subject.design || !subject.module))
+    return "the " + e->name + " engine needs a hardware design and its module";
+  if (e->kind == EngineKind::Software && (options.stall != 0 || options.sv || options.max_idle))
+    return "the " + e->name + " engine has no handshake or SystemVerilog: stalls, a planted fault and an idle limit "
+           "need an RTL engine";
+  if (options.max_iterations && e->name != "interp")
+    return "the " + e->name + " engine takes no iteration limit: only the interpreter counts a loop's back edges";
   if (!options.trace.empty() && !e->traces) return "the " + e->name + " engine writes no trace";
   return e->make(subject, options);
 }

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "flow/pipeline.h"
 #include "hls/design.h"
 #include "ir/expected.h"
 #include "ir/graph.h"
@@ -27,22 +28,31 @@ struct EngineOptions {
   std::filesystem::path cache;    // RTL: where built models are kept (default: sim::default_cache_dir())
   std::string kernel_file;        // SystemC: the kernel its reference model compiles inside the simulation
   std::vector<std::string> lib_paths;
+  std::optional<uint64_t> max_idle;  // RTL: cycles without a result before a hang (default: the engine's, 1,000,000)
+  // interp: back edges one execution of one loop may take before it is reported (default: the language's limit).
+  std::optional<uint64_t> max_iterations;
 };
 
-// What an engine runs: the optimised IR and its config fields for every engine; the design for RTL engines.
+// What an engine runs: the optimised IR and its config fields for every engine; for RTL engines the
+// design and the module the flow emitted for it (simulated as emitted, never emitted again).
 struct EngineSubject {
   const ir::CategoryIr* ir = nullptr;
   std::vector<bool> config_fields;
   const hls::Design* design = nullptr;
+  const rtl::Module* module = nullptr;
 };
+EngineSubject subject_of(const Optimized& kernel);  // for software engines
+EngineSubject subject_of(const Emitted& kernel);    // for every engine
 
 struct EngineInfo {
   std::string name;
   EngineKind kind;
   std::string summary;  // for usage text
   bool traces = false;  // writes a waveform with EngineOptions::trace
-  // Builds many designs' models into one program before engines are made (nullptr: each engine builds its own).
-  ir::Expected<bool, std::string> (*prebuild)(const std::vector<sim::ModelRequest>&) = nullptr;
+  // Builds many designs' models into one program in `cache` (empty: the default) before engines are made
+  // (nullptr: each engine builds its own).
+  ir::Expected<bool, std::string> (*prebuild)(const std::vector<sim::ModelRequest>&, const std::filesystem::path& cache) =
+      nullptr;
   std::unique_ptr<sim::Engine> (*make)(const EngineSubject&, const EngineOptions&) = nullptr;  // after make_engine's checks
 };
 

@@ -13,12 +13,17 @@
 namespace polydat::hls {
 struct Design;
 }
+namespace polydat::rtl {
+struct Module;
+}
 
 namespace polydat::sim {
 
-// A design to build a model of, with the SystemVerilog to simulate instead of its own when set.
+// A design to build a model of: its module as the flow emitted it, and the SystemVerilog to simulate
+// instead of that module's text when set.
 struct ModelRequest {
   const hls::Design* design = nullptr;
+  const rtl::Module* module = nullptr;
   std::optional<std::string> sv;
 };
 

@@ -1,5 +1,5 @@
-// What the RTL engines (Verilator, SystemC, Icarus) share: the design, its
-// module emitted once (the SystemVerilog simulated is that emission unless a
+// What the RTL engines (Verilator, SystemC, Icarus) share: the design, the module
+// the flow emitted for it (the SystemVerilog simulated is that emission unless a
 // planted one is given), and what the last build and run left.
 #pragma once
 
@@ -8,6 +8,7 @@
 #include <string>
 
 #include "hls/design.h"
+#include "rtl/emit_sv.h"
 #include "sim/engine.h"
 
 namespace polydat::sim {
@@ -26,7 +27,8 @@ class RtlEngine : public Engine {
   const std::string& sv() const { return sv_; }
 
  protected:
-  RtlEngine(const hls::Design& design, const std::optional<std::string>& sv);
+  RtlEngine(const hls::Design& design, const rtl::Module& module, const std::optional<std::string>& sv)
+      : design_(design), module_(module.name), sv_(sv ? *sv : module.text) {}
 
   const hls::Design& design_;
   std::string module_, sv_;

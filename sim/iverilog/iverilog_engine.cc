@@ -152,8 +152,8 @@ endmodule
                      fmt::arg("print_result", print_result));
 }
 
-IverilogEngine::IverilogEngine(const hls::Design& design, IverilogOptions options)
-    : RtlEngine(design, options.sv), options_(std::move(options)) {
+IverilogEngine::IverilogEngine(const hls::Design& design, const rtl::Module& module, IverilogOptions options)
+    : RtlEngine(design, module, options.sv), options_(std::move(options)) {
   if (options_.cache.empty()) options_.cache = default_cache_dir();
   tb_ = iverilog_testbench(design_, module_);
 }

@@ -30,7 +30,7 @@ std::string iverilog_testbench(const hls::Design& d, const std::string& module);
 
 class IverilogEngine final : public RtlEngine {
  public:
-  IverilogEngine(const hls::Design& design, IverilogOptions options);
+  IverilogEngine(const hls::Design& design, const rtl::Module& module, IverilogOptions options);
   std::string name() const override { return "iverilog"; }
   // Compiles the design and the testbench (or finds them in the cache).
   ir::Expected<std::filesystem::path, std::string> prepare() override;

@@ -100,8 +100,8 @@ ir::Expected<bool, std::string> prebuild_systemc_models(const std::vector<ModelR
                    }});
 }
 
-SystemCEngine::SystemCEngine(const hls::Design& design, SystemCOptions options)
-    : RtlEngine(design, options.sv), options_(std::move(options)) {
+SystemCEngine::SystemCEngine(const hls::Design& design, const rtl::Module& module, SystemCOptions options)
+    : RtlEngine(design, module, options.sv), options_(std::move(options)) {
   if (options_.cache.empty()) options_.cache = default_cache_dir();
   wrapper_ = systemc_wrapper_header(design_, module_);
   tb_ = stamped_testbench(design_, module_);

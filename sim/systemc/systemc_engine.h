@@ -46,7 +46,7 @@ ir::Expected<bool, std::string> prebuild_systemc_models(const std::vector<ModelR
 
 class SystemCEngine final : public RtlEngine {
  public:
-  SystemCEngine(const hls::Design& design, SystemCOptions options);
+  SystemCEngine(const hls::Design& design, const rtl::Module& module, SystemCOptions options);
   std::string name() const override { return "systemc"; }
 
   // Verilates and builds the model with its testbench (or finds it in the cache).

@@ -89,11 +89,10 @@ int main(int argc, char** argv) {{
                      fmt::arg("fold_outputs", fold_outputs));
 }
 
-BareModel::BareModel(const hls::Design& design, fs::path cache)
+BareModel::BareModel(const hls::Design& design, const rtl::Module& module, fs::path cache)
     : design_(design), cache_(std::move(cache)) {
-  rtl::Module m = rtl::emit_module(design_);
-  module_ = m.name;
-  sv_ = std::move(m.text);
+  module_ = module.name;
+  sv_ = module.text;
   driver_ = bare_driver_cpp(design_, module_);
 }
 
@@ -126,11 +125,6 @@ ir::Expected<BareRun, std::string> BareModel::run(uint64_t cycles, const BareHel
       cycles_tag != "cycles" || seconds_tag != "seconds" || results_tag != "results" || checksum_tag != "checksum")
     return "the bare model printed something unexpected: " + read_text(log);
   return run;
-}
-
-ir::Expected<BareRun, std::string> run_bare_model(const hls::Design& design, uint64_t cycles, const fs::path& cache) {
-  BareModel model(design, cache);
-  return model.run(cycles);
 }
 
 }  // namespace polydat::sim

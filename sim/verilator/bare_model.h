@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "hls/design.h"
+#include "rtl/emit_sv.h"
 #include "ir/expected.h"
 
 namespace polydat::sim {
@@ -29,7 +30,7 @@ struct BareHeld {
 
 class BareModel {
  public:
-  BareModel(const hls::Design& design, std::filesystem::path cache);
+  BareModel(const hls::Design& design, const rtl::Module& module, std::filesystem::path cache);
 
   // Verilates and builds the model with the bare driver (or finds it in the cache).
   ir::Expected<std::filesystem::path, std::string> prepare();
@@ -49,8 +50,5 @@ class BareModel {
 // The driver's C++ source for a design whose module is `module_name`.
 //   usage: bare CYCLES [CONFIG...] [INPUT...]   (prints "cycles N seconds S results R checksum C")
 std::string bare_driver_cpp(const hls::Design& design, const std::string& module_name);
-
-ir::Expected<BareRun, std::string> run_bare_model(const hls::Design& design, uint64_t cycles,
-                                                  const std::filesystem::path& cache);
 
 }  // namespace polydat::sim

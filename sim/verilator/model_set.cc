@@ -122,7 +122,7 @@ ir::Expected<bool, std::string> prebuild_model_set(const std::vector<ModelReques
                                                    ModelSet set, const MemberRecipe& recipe) {
   std::vector<std::string> seen;
   for (const ModelRequest& r : requests) {
-    rtl::Module m = rtl::emit_module(*r.design);
+    rtl::Module m = *r.module;
     if (r.sv) m.text = *r.sv;
     std::string key = recipe.key(*r.design, m);
     if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;

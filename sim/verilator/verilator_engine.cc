@@ -41,8 +41,8 @@ ir::Expected<bool, std::string> prebuild_verilator_models(const std::vector<Mode
                    [](const hls::Design& d, const std::string& cls) { return testbench_source(d, cls); }});
 }
 
-VerilatorEngine::VerilatorEngine(const hls::Design& design, VerilatorOptions options)
-    : RtlEngine(design, options.sv), options_(std::move(options)) {
+VerilatorEngine::VerilatorEngine(const hls::Design& design, const rtl::Module& module, VerilatorOptions options)
+    : RtlEngine(design, module, options.sv), options_(std::move(options)) {
   if (options_.cache.empty()) options_.cache = default_cache_dir();
   tb_ = testbench_cpp(design_, module_);
 }

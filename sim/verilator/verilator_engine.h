@@ -38,7 +38,7 @@ ir::Expected<bool, std::string> prebuild_verilator_models(const std::vector<Mode
 
 class VerilatorEngine final : public RtlEngine {
  public:
-  VerilatorEngine(const hls::Design& design, VerilatorOptions options);
+  VerilatorEngine(const hls::Design& design, const rtl::Module& module, VerilatorOptions options);
   std::string name() const override { return "verilator"; }
 
   // Verilates and builds the model (or finds it in the cache).

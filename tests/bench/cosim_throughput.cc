@@ -13,9 +13,8 @@
 #include "hls/design.h"
 #include "flow/pipeline.h"
 #include "sim/cosim.h"
-#include "sim/interpreter_engine.h"
+#include "flow/engines.h"
 #include "sim/verilator/bare_model.h"
-#include "sim/verilator/verilator_engine.h"
 
 namespace polydat::bench {
 
@@ -29,12 +28,10 @@ struct KernelUnderBench {
   uint64_t evaluations;  // FSMs take many cycles per evaluation: fewer
 };
 
-// What `polydat cosim` simulates: the optimised IR (the oracle) and its design.
+// What `polydat cosim` simulates: the optimised IR (the oracle), its design and its module.
 struct Synthesized {
   frontend::CompileResult compiled;
-  std::optional<ir::CategoryIr> ir;
-  std::optional<hls::Design> design;
-  std::vector<bool> config_fields;
+  std::optional<flow::Emitted> emitted;
 };
 
 // Compile, optimise, synthesize with the default options, as `polydat hls` does.
@@ -55,9 +52,7 @@ std::unique_ptr<Synthesized> synthesize(const std::string& file) {
     fmt::print("  {}: cannot make hardware ({})\n", file, d.error().message);
     return nullptr;
   }
-  s->ir = std::move(d->ir);
-  s->config_fields = std::move(d->config_fields);
-  s->design = std::move(d->design);
+  s->emitted = flow::emit(std::move(*d));
   return s;
 }
 
@@ -128,7 +123,7 @@ ir::Expected<sim::EngineRun, std::string> best_run(sim::Engine& engine, const si
 std::optional<Measured> bench_kernel(const KernelUnderBench& k) {
   const auto s = synthesize(k.file);
   if (!s) return std::nullopt;
-  const hls::Design& d = *s->design;
+  const hls::Design& d = s->emitted->design;
   const sim::Batch batch = batch_for(s->compiled.kernel(), k.evaluations);
   Measured m{s->compiled.kernel().name, design_label(d), k.evaluations};
   const auto failed = [&](const std::string& why) {
@@ -136,19 +131,23 @@ std::optional<Measured> bench_kernel(const KernelUnderBench& k) {
     return std::nullopt;
   };
 
-  sim::VerilatorOptions vo;
+  flow::EngineOptions vo;
   vo.cache = POLYDAT_BENCH_CACHE;
-  sim::VerilatorEngine engine(d, vo);
-  sim::BareModel bare(d, POLYDAT_BENCH_CACHE);
+  const flow::EngineSubject subject = flow::subject_of(*s->emitted);
+  auto made = flow::make_engine("verilator", subject, vo);
+  if (!made) return failed(made.error());
+  sim::Engine& engine = **made;
+  sim::BareModel bare(d, s->emitted->module, POLYDAT_BENCH_CACHE);
   // Builds first, timed apart: the figures are of running models only.
   auto t0 = Clock::now();
-  if (auto built = engine.prepare(); !built) return failed(built.error());
+  if (auto built = engine.build(); !built) return failed(built.error());
   if (auto built = bare.prepare(); !built) return failed(built.error());
   m.build = seconds_since(t0);
   m.cached = !engine.built_now() && !bare.built_now();
 
-  sim::InterpreterEngine oracle(*s->ir, s->config_fields);
-  auto expected = oracle.run(batch);
+  auto oracle = flow::make_engine("interp", subject);
+  if (!oracle) return failed(oracle.error());
+  auto expected = (*oracle)->run(batch);
   if (!expected) return failed(expected.error());
   // The harness and the bare model take turns, so a busy spell on the machine slows both.
   std::optional<sim::EngineRun> got;

@@ -87,12 +87,6 @@ std::vector<File> tree_files() {
   return files;
 }
 
-std::string joined(const std::vector<std::string>& lines) {
-  std::string s;
-  for (const std::string& l : lines) s += "  " + l + "\n";
-  return s;
-}
-
 }  // namespace
 
 TEST_CASE("layering: every stage folder exists and is in the order") {
@@ -109,7 +103,7 @@ TEST_CASE("layering: no include and no meson dependency runs back up") {
   const std::vector<File> files = tree_files();
   REQUIRE(files.size() > 100);
   const std::vector<std::string> bad = back_edges(files);
-  CHECK_MESSAGE(bad.empty(), "edges running back up:\n" << joined(bad));
+  CHECK_MESSAGE(bad.empty(), "edges running back up:\n" << polydat::testing::indented(bad));
 }
 
 // The check catches a planted back edge of each kind.

@@ -40,7 +40,7 @@ TEST_CASE("comparisons in hardware: one bit wide, and the model agrees with the 
     auto expected = simtest::run_oracle(k, batch);
     REQUIRE_MESSAGE(expected.ok(), (expected.ok() ? "" : expected.error()));
     for (double stall : {0.0, 0.3}) {
-      const simtest::CosimRun run = simtest::cosimulate(k.design, batch, *expected, simtest::test_options(stall, 7));
+      const simtest::CosimRun run = simtest::cosimulate(k, batch, *expected, simtest::test_options(stall, 7));
       REQUIRE_MESSAGE(run.error.empty(), run.error);
       INFO(sim::render(run.report, k.design));
       CHECK(run.report.ok());

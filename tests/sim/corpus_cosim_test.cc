@@ -55,9 +55,9 @@ void check_cycle_claims(const SimKernel& k, const CosimRun& r) {
 void cosimulate_both_ways(const SimKernel& k, const sim::Batch& batch, uint64_t seed) {
   auto expected = simtest::run_oracle(k, batch);
   REQUIRE_MESSAGE(expected.ok(), (expected.ok() ? "" : expected.error()));
-  const CosimRun free_flow = simtest::cosimulate(k.design, batch, *expected, simtest::test_options(0.0, seed));
+  const CosimRun free_flow = simtest::cosimulate(k, batch, *expected, simtest::test_options(0.0, seed));
   if (check_run(k, free_flow, batch.inputs.size())) check_cycle_claims(k, free_flow);
-  const CosimRun stalled = simtest::cosimulate(k.design, batch, *expected, simtest::test_options(0.3, seed + 1));
+  const CosimRun stalled = simtest::cosimulate(k, batch, *expected, simtest::test_options(0.3, seed + 1));
   check_run(k, stalled, batch.inputs.size());
   const auto [fewest, most] = std::minmax_element(expected->iterations.begin(), expected->iterations.end());
   MESSAGE(fmt::format("{}: {} {} evaluations (loop trips {}..{}); free flow {} cycles, latency {}..{}, II {}..{}; "
@@ -70,7 +70,7 @@ void cosimulate_both_ways(const SimKernel& k, const sim::Batch& batch, uint64_t 
 // Every kernel loaded once, and the accepted ones' models built as one program.
 const std::vector<simtest::Loaded>& corpus_with_models() {
   static const std::vector<simtest::Loaded> all =
-      simtest::load_all_with_models(sim::prebuild_verilator_models, POLYDAT_TEST_CACHE);
+      simtest::load_all_with_models("verilator", POLYDAT_TEST_CACHE);
   return all;
 }
 
@@ -129,7 +129,7 @@ TEST_CASE("corpus: every accepted kernel's model shows the defined post-reset st
     const sim::Batch empty{{}, simtest::default_configs(k)};
     const sim::EngineRun nothing;
     for (const uint64_t seed : {seed_of(source.key), seed_of(source.key) + 1}) {
-      const CosimRun r = simtest::cosimulate(k.design, empty, nothing, simtest::test_options(0.0, seed));
+      const CosimRun r = simtest::cosimulate(k, empty, nothing, simtest::test_options(0.0, seed));
       REQUIRE_MESSAGE(r.error.empty(), r.error);
       CHECK(r.post_reset == sim::expected_post_reset(k.design));
     }

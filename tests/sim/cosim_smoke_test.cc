@@ -17,10 +17,11 @@ TEST_CASE("smoke: a pipeline and an FSM through Verilator agree with the interpr
     REQUIRE(opt.ok());
     auto s = flow::schedule(*opt);
     REQUIRE(s.ok());
-    const hls::Design& d = s->design;
+    const flow::Emitted e = flow::emit(std::move(*s));
+    const hls::Design& d = e.design;
     sim::Batch batch;
     for (uint64_t c = 0; c < 500; ++c) batch.inputs.push_back({ir::Value::integer(ir::TyKind::U64, c)});
-    auto oracle = flow::make_engine("interp", flow::EngineSubject{&opt->ir, opt->config_fields, nullptr});
+    auto oracle = flow::make_engine("interp", flow::subject_of(*opt));
     REQUIRE(oracle.ok());
     auto expected = (*oracle)->run(batch);
     REQUIRE(expected.ok());
@@ -28,7 +29,7 @@ TEST_CASE("smoke: a pipeline and an FSM through Verilator agree with the interpr
       flow::EngineOptions eo;
       eo.stall = stall;
       eo.cache = POLYDAT_TEST_CACHE;
-      auto engine = flow::make_engine("verilator", flow::EngineSubject{&s->ir, s->config_fields, &d}, eo);
+      auto engine = flow::make_engine("verilator", flow::subject_of(e), eo);
       REQUIRE_MESSAGE(engine.ok(), (engine.ok() ? "" : engine.error()));
       auto got = (*engine)->run(batch);
       REQUIRE_MESSAGE(got.ok(), (got.ok() ? "" : got.error()));

@@ -6,7 +6,6 @@
 
 #include "frontend/compile.h"
 #include "flow/pipeline.h"
-#include "sim/interpreter_engine.h"
 
 namespace polydat::simtest {
 
@@ -42,13 +41,15 @@ std::vector<Loaded> load_all_kernels() {
 std::vector<sim::ModelRequest> model_requests(const std::vector<Loaded>& loaded) {
   std::vector<sim::ModelRequest> requests;
   for (const Loaded& l : loaded)
-    if (l.kernel) requests.push_back({&l.kernel->design, std::nullopt});
+    if (l.kernel) requests.push_back({&l.kernel->design, &l.kernel->module, std::nullopt});
   return requests;
 }
 
-std::vector<Loaded> load_all_with_models(Prebuild prebuild, const std::string& cache) {
+std::vector<Loaded> load_all_with_models(std::string_view engine, const std::string& cache) {
+  const flow::EngineInfo* info = flow::find_engine(engine);
+  if (!info || !info->prebuild) throw std::runtime_error("no engine builds model sets as " + std::string(engine));
   std::vector<Loaded> loaded = load_all_kernels();
-  auto built = prebuild(model_requests(loaded), cache);
+  auto built = info->prebuild(model_requests(loaded), cache);
   if (!built) throw std::runtime_error("the models could not be built as one program: " + built.error());
   return loaded;
 }
@@ -102,8 +103,15 @@ sim::Batch draw_batch(const SimKernel& k, std::vector<ir::Value> configs, size_t
   batch.configs = std::move(configs);
   std::mt19937_64 rng(seed);
   // The interpreter with an iteration limit tells an evaluation within it from a longer one.
-  sim::InterpreterEngine short_runs(k.ir, k.config_fields, ir::InterpOptions{limits.usual});
-  sim::InterpreterEngine long_runs(k.ir, k.config_fields, ir::InterpOptions{limits.occasional});
+  flow::EngineOptions usual, occasional;
+  usual.max_iterations = limits.usual;
+  occasional.max_iterations = limits.occasional;
+  auto interpreter = [&k](const flow::EngineOptions& o) {
+    auto made = make_engine("interp", k, o);
+    if (!made) throw std::runtime_error(made.error());
+    return std::move(*made);
+  };
+  const std::unique_ptr<sim::Engine> short_runs = interpreter(usual), long_runs = interpreter(occasional);
   sim::Batch probe;
   probe.configs = batch.configs;
   for (size_t i = 0; i < n; ++i) {
@@ -111,7 +119,7 @@ sim::Batch draw_batch(const SimKernel& k, std::vector<ir::Value> configs, size_t
     for (const Param& p : k.params)
       if (!p.is_extern) patterns.push_back(draw_pattern(p.ty, i, rng));
     std::vector<ir::Value> row;
-    sim::InterpreterEngine& within = (i + 1) % limits.occasional_every == 0 ? long_runs : short_runs;
+    sim::Engine& within = (i + 1) % limits.occasional_every == 0 ? *long_runs : *short_runs;
     for (unsigned mask_bits : {64u, 8u, 4u, 1u, 0u}) {
       row.clear();
       size_t next = 0;
@@ -126,15 +134,31 @@ sim::Batch draw_batch(const SimKernel& k, std::vector<ir::Value> configs, size_t
   return batch;
 }
 
-ir::Expected<sim::EngineRun, std::string> run_oracle(const SimKernel& k, const sim::Batch& batch) {
-  sim::InterpreterEngine oracle(k.ir, k.config_fields);
-  return oracle.run(batch);
+ir::Expected<std::unique_ptr<sim::Engine>, std::string> make_engine(std::string_view name, const SimKernel& k,
+                                                                   const flow::EngineOptions& options) {
+  return flow::make_engine(name, flow::EngineSubject{&k.ir, k.config_fields, &k.design, &k.module}, options);
 }
 
-CosimRun cosimulate(const hls::Design& d, const sim::Batch& batch, const sim::EngineRun& expected,
-                    sim::VerilatorOptions options) {
-  const bool free_flow = options.stall == 0;
-  sim::VerilatorEngine engine(d, std::move(options));
+ir::Expected<sim::EngineRun, std::string> run_oracle(const SimKernel& k, const sim::Batch& batch) {
+  auto oracle = make_engine("interp", k);
+  if (!oracle) return oracle.error();
+  return (*oracle)->run(batch);
+}
+
+CosimRun cosimulate(const SimKernel& k, const sim::Batch& batch, const sim::EngineRun& expected,
+                    const flow::EngineOptions& options, std::string_view engine) {
+  auto e = make_engine(engine, k, options);
+  if (!e) {
+    CosimRun refused;
+    refused.error = e.error();
+    return refused;
+  }
+  return cosimulate(**e, k, batch, expected, options.stall == 0);
+}
+
+CosimRun cosimulate(sim::Engine& engine, const SimKernel& k, const sim::Batch& batch, const sim::EngineRun& expected,
+                    bool free_flow) {
+  const hls::Design& d = k.design;
   CosimRun out;
   auto got = engine.run(batch);
   out.built_now = engine.built_now();
@@ -148,8 +172,8 @@ CosimRun cosimulate(const hls::Design& d, const sim::Batch& batch, const sim::En
   return out;
 }
 
-sim::VerilatorOptions test_options(double stall, uint64_t seed) {
-  sim::VerilatorOptions o;
+flow::EngineOptions test_options(double stall, uint64_t seed) {
+  flow::EngineOptions o;
   o.stall = stall;
   o.seed = seed;
   o.cache = POLYDAT_TEST_CACHE;

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "hls/design.h"
@@ -15,7 +16,7 @@
 #include "ir/graph.h"
 #include "sim/cosim.h"
 #include "sim/engine.h"
-#include "sim/verilator/verilator_engine.h"
+#include "flow/engines.h"
 #include "tests/rtl/rtl_support.h"
 
 namespace polydat::simtest {
@@ -55,11 +56,13 @@ std::vector<Loaded> load_all_kernels();
 // The designs of the loaded kernels (those the flow accepted), to build their models as one set.
 std::vector<sim::ModelRequest> model_requests(const std::vector<Loaded>& loaded);
 
-// Every kernel loaded, and the accepted ones' models built as one program by
-// `prebuild` (sim::prebuild_verilator_models or prebuild_systemc_models) into
-// `cache`; throws when that build fails.
-using Prebuild = ir::Expected<bool, std::string> (*)(const std::vector<sim::ModelRequest>&, std::filesystem::path);
-std::vector<Loaded> load_all_with_models(Prebuild prebuild, const std::string& cache);
+// Every kernel loaded, and the accepted ones' models built as one program by the
+// registry's prebuild of `engine` (verilator or systemc) into `cache`; throws when that build fails.
+std::vector<Loaded> load_all_with_models(std::string_view engine, const std::string& cache);
+
+// The engine `name` from flow's registry for this kernel: its IR, config fields and design.
+ir::Expected<std::unique_ptr<sim::Engine>, std::string> make_engine(std::string_view name, const SimKernel& k,
+                                                                   const flow::EngineOptions& options = {});
 
 // Each extern's declared default, of the port's type, in order.
 std::vector<ir::Value> default_configs(const SimKernel& k);
@@ -86,7 +89,7 @@ ir::Value value_of(const ir::Ty& ty, uint64_t pattern);
 // The batch through the interpreter (the oracle).
 ir::Expected<sim::EngineRun, std::string> run_oracle(const SimKernel& k, const sim::Batch& batch);
 
-// One batch through the Verilator model, compared with the oracle's run.
+// One batch through an RTL engine, compared with the oracle's run.
 struct CosimRun {
   std::string error;  // the engine's, when it could not run (then nothing else is set)
   sim::EngineRun run;
@@ -94,11 +97,14 @@ struct CosimRun {
   std::string post_reset;
   bool built_now = false;
 };
-CosimRun cosimulate(const hls::Design& d, const sim::Batch& batch, const sim::EngineRun& expected,
-                    sim::VerilatorOptions options);
+CosimRun cosimulate(sim::Engine& engine, const SimKernel& k, const sim::Batch& batch, const sim::EngineRun& expected,
+                    bool free_flow);
+// The same through the registry's `engine`, made with `options` (an error the registry gives is the run's error).
+CosimRun cosimulate(const SimKernel& k, const sim::Batch& batch, const sim::EngineRun& expected,
+                    const flow::EngineOptions& options, std::string_view engine = "verilator");
 
-// The per-build cache for models and the folder for scratch files.
-sim::VerilatorOptions test_options(double stall, uint64_t seed);
+// The stall and seed, and the per-build cache for models.
+flow::EngineOptions test_options(double stall, uint64_t seed);
 
 // `text` with the first occurrence of `from` on a line containing `on_line`
 // replaced by `to`; nullopt when there is none.

@@ -43,9 +43,9 @@ TEST_CASE("engine: a trace run writes a VCD or an FST waveform and still agrees"
   REQUIRE(expected.ok());
   const fs::path dir = trace_dir();
 
-  sim::VerilatorOptions vcd_options = simtest::test_options(0.3, 1);
+  flow::EngineOptions vcd_options = simtest::test_options(0.3, 1);
   vcd_options.trace = (dir / "x.vcd").string();
-  const CosimRun vcd = simtest::cosimulate(k.design, batch, *expected, vcd_options);
+  const CosimRun vcd = simtest::cosimulate(k, batch, *expected, vcd_options);
   REQUIRE_MESSAGE(vcd.error.empty(), vcd.error);
   CHECK(vcd.report.ok());
   const std::string text = read_text(vcd_options.trace);
@@ -57,9 +57,9 @@ TEST_CASE("engine: a trace run writes a VCD or an FST waveform and still agrees"
   CHECK(text.find(" in_valid ") != std::string::npos);
   CHECK(text.find(" out_ready ") != std::string::npos);
 
-  sim::VerilatorOptions fst_options = simtest::test_options(0.3, 1);
+  flow::EngineOptions fst_options = simtest::test_options(0.3, 1);
   fst_options.trace = (dir / "x.fst").string();
-  const CosimRun fst = simtest::cosimulate(k.design, batch, *expected, fst_options);
+  const CosimRun fst = simtest::cosimulate(k, batch, *expected, fst_options);
   REQUIRE_MESSAGE(fst.error.empty(), fst.error);
   CHECK(fst.report.ok());
   REQUIRE(fs::exists(fst_options.trace));
@@ -78,8 +78,8 @@ TEST_CASE("engine: the same batch and seed give the same run, and the model is b
   auto expected = simtest::run_oracle(k, batch);
   REQUIRE(expected.ok());
 
-  const CosimRun first = simtest::cosimulate(k.design, batch, *expected, simtest::test_options(0.3, 7));
-  const CosimRun second = simtest::cosimulate(k.design, batch, *expected, simtest::test_options(0.3, 7));
+  const CosimRun first = simtest::cosimulate(k, batch, *expected, simtest::test_options(0.3, 7));
+  const CosimRun second = simtest::cosimulate(k, batch, *expected, simtest::test_options(0.3, 7));
   REQUIRE_MESSAGE(first.error.empty(), first.error);
   REQUIRE_MESSAGE(second.error.empty(), second.error);
   CHECK(first.report.ok());
@@ -92,7 +92,7 @@ TEST_CASE("engine: the same batch and seed give the same run, and the model is b
   CHECK_FALSE(second.built_now);
 
   // Another seed stalls at other cycles: the same results, at other times.
-  const CosimRun other = simtest::cosimulate(k.design, batch, *expected, simtest::test_options(0.3, 8));
+  const CosimRun other = simtest::cosimulate(k, batch, *expected, simtest::test_options(0.3, 8));
   REQUIRE_MESSAGE(other.error.empty(), other.error);
   CHECK(other.run.outputs == first.run.outputs);
   CHECK(other.run.accepted_at != first.run.accepted_at);

@@ -8,7 +8,6 @@
 
 #include "rtl/emit_sv.h"
 #include "sim/cosim.h"
-#include "sim/iverilog/iverilog_engine.h"
 #include "tests/sim/cosim_support.h"
 
 using namespace polydat;
@@ -18,25 +17,10 @@ namespace {
 
 constexpr size_t kEvaluations = 200;
 
-sim::IverilogOptions options(double stall, uint64_t seed) {
-  sim::IverilogOptions o;
-  o.stall = stall;
-  o.seed = seed;
-  o.cache = simtest::test_options(stall, seed).cache;
-  return o;
-}
-
-struct IcarusRun {
-  std::string error;
-  sim::CosimReport report;
-  std::string post_reset;
-};
-
-IcarusRun simulate(const SimKernel& k, const sim::Batch& batch, const sim::EngineRun& expected, sim::IverilogOptions o) {
-  sim::IverilogEngine engine(k.design, std::move(o));
-  auto got = engine.run(batch);
-  if (!got) return IcarusRun{got.error(), {}, ""};
-  return IcarusRun{"", sim::compare(k.design, batch, expected, *got, o.stall == 0), engine.post_reset()};
+// One batch through the registry's Icarus engine, compared with the interpreter's run.
+simtest::CosimRun simulate(const SimKernel& k, const sim::Batch& batch, const sim::EngineRun& expected,
+                           const flow::EngineOptions& o) {
+  return simtest::cosimulate(k, batch, expected, o, "iverilog");
 }
 
 }  // namespace
@@ -54,7 +38,7 @@ TEST_CASE("iverilog: every accepted kernel agrees with the interpreter, with the
     REQUIRE_MESSAGE(expected.ok(), (expected.ok() ? "" : expected.error()));
     for (double stall : {0.0, 0.3}) {
       CAPTURE(stall);
-      const IcarusRun r = simulate(k, batch, *expected, options(stall, 5));
+      const simtest::CosimRun r = simulate(k, batch, *expected, simtest::test_options(stall, 5));
       REQUIRE_MESSAGE(r.error.empty(), r.error);
       INFO(sim::render(r.report, k.design));
       CHECK(r.report.ok());
@@ -81,9 +65,9 @@ TEST_CASE("iverilog: planted faults are caught: a wrong operator, a register res
   const auto [hash_batch, hash_expected] = fixture("rtl/ids_hash", hash);
   const auto wrong_op = simtest::replace_first(hash.kernel->module.text, "assign ", " ^ ", " | ");
   REQUIRE(wrong_op.has_value());
-  sim::IverilogOptions o = options(0.0, 9);
+  flow::EngineOptions o = simtest::test_options(0.0, 9);
   o.sv = *wrong_op;
-  const IcarusRun op = simulate(*hash.kernel, hash_batch, hash_expected, o);
+  const simtest::CosimRun op = simulate(*hash.kernel, hash_batch, hash_expected, o);
   REQUIRE_MESSAGE(op.error.empty(), op.error);
   CHECK(op.report.mismatches > 0);
   // A reset: an FSM's output registers lose their reset lines, so they stay X after reset.
@@ -100,7 +84,7 @@ TEST_CASE("iverilog: planted faults are caught: a wrong operator, a register res
   }
   REQUIRE(no_reset != sv);
   o.sv = no_reset;
-  const IcarusRun reset = simulate(*pcg.kernel, pcg_batch, pcg_expected, o);
+  const simtest::CosimRun reset = simulate(*pcg.kernel, pcg_batch, pcg_expected, o);
   REQUIRE_MESSAGE(reset.error.empty(), reset.error);
   CHECK(reset.post_reset != sim::expected_post_reset(pcg.kernel->design));
   CHECK(reset.post_reset.find('x') != std::string::npos);

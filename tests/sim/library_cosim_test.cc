@@ -48,8 +48,8 @@ TEST_CASE("library: every hardware function co-simulates with the interpreter") 
     const sim::Batch batch = simtest::draw_batch(k, simtest::default_configs(k), kEvaluations, ++seed);
     auto expected = simtest::run_oracle(k, batch);
     REQUIRE_MESSAGE(expected.ok(), (expected.ok() ? "" : expected.error()));
-    check_clean(k, simtest::cosimulate(k.design, batch, *expected, simtest::test_options(0.0, seed)), kEvaluations);
-    check_clean(k, simtest::cosimulate(k.design, batch, *expected, simtest::test_options(0.3, seed)), kEvaluations);
+    check_clean(k, simtest::cosimulate(k, batch, *expected, simtest::test_options(0.0, seed)), kEvaluations);
+    check_clean(k, simtest::cosimulate(k, batch, *expected, simtest::test_options(0.3, seed)), kEvaluations);
     ++done;
   }
   MESSAGE(done << " hardware functions co-simulated");

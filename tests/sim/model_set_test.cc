@@ -10,6 +10,7 @@
 #include <filesystem>
 
 #include "rtl/emit_sv.h"
+#include "sim/verilator/verilator_engine.h"
 #include "tests/sim/cosim_support.h"
 
 using namespace polydat;
@@ -47,7 +48,7 @@ TEST_CASE("model set: three kernels and a planted fault in one program, each eng
   const std::optional<std::string> fault = simtest::replace_first(two_ops.module.text, "assign ", " ^ ", " | ");
   REQUIRE(fault.has_value());
   std::vector<sim::ModelRequest> requests = simtest::model_requests(loaded);
-  requests.push_back({&two_ops.design, *fault});
+  requests.push_back({&two_ops.design, &two_ops.module, *fault});
 
   const fs::path cache = fresh_cache();
   auto built = sim::prebuild_verilator_models(requests, cache);
@@ -65,10 +66,10 @@ TEST_CASE("model set: three kernels and a planted fault in one program, each eng
     const sim::Batch batch = simtest::draw_batch(k, simtest::default_configs(k), kEvaluations, seed);
     auto expected = simtest::run_oracle(k, batch);
     REQUIRE(expected.ok());
-    sim::VerilatorOptions o = simtest::test_options(0.2, seed);
+    flow::EngineOptions o = simtest::test_options(0.2, seed);
     o.cache = cache;
     o.sv = std::move(sv);
-    return simtest::cosimulate(k.design, batch, *expected, o);
+    return simtest::cosimulate(k, batch, *expected, o);
   };
   for (size_t i = 0; i < loaded.size(); ++i) {
     const simtest::SimKernel& k = *loaded[i].kernel;

@@ -38,9 +38,9 @@ std::string planted(const SimKernel& k, const std::string& on_line, const std::s
 }
 
 CosimRun run_mutant(const Fixture& f, const std::string& sv, double stall, uint64_t seed) {
-  sim::VerilatorOptions o = simtest::test_options(stall, seed);
+  flow::EngineOptions o = simtest::test_options(stall, seed);
   o.sv = sv;
-  return simtest::cosimulate(f.kernel->design, f.batch, f.expected, o);
+  return simtest::cosimulate(*f.kernel, f.batch, f.expected, o);
 }
 
 // A wrong operator shows as mismatches, and the first names the evaluation
@@ -87,10 +87,10 @@ TEST_CASE("faults: an input taken while the pipeline is stalled is lost") {
   REQUIRE_MESSAGE(free_flow.error.empty(), free_flow.error);
   CHECK(free_flow.report.ok());
   // ...under stalls the inputs accepted while stalled never come out: the run hangs short of its results.
-  sim::VerilatorOptions o = simtest::test_options(0.3, 2);
+  flow::EngineOptions o = simtest::test_options(0.3, 2);
   o.sv = sv;
   o.max_idle = 10'000;
-  const CosimRun stalled = simtest::cosimulate(f.kernel->design, f.batch, f.expected, o);
+  const CosimRun stalled = simtest::cosimulate(*f.kernel, f.batch, f.expected, o);
   INFO(stalled.error);
   INFO(sim::render(stalled.report, f.kernel->design));
   CHECK((!stalled.error.empty() || !stalled.report.ok()));
@@ -101,7 +101,7 @@ TEST_CASE("faults: a cycle claim off by one is caught under free flow") {
   for (const char* key : {"rtl/ids_hash", "corpus/sum_to_n"}) {
     CAPTURE(key);
     const Fixture f = fixture(key, 14);
-    const CosimRun r = simtest::cosimulate(f.kernel->design, f.batch, f.expected, simtest::test_options(0.0, 1));
+    const CosimRun r = simtest::cosimulate(*f.kernel, f.batch, f.expected, simtest::test_options(0.0, 1));
     REQUIRE_MESSAGE(r.error.empty(), r.error);
     REQUIRE(r.report.ok());
     // The same model and results, judged against a design that claims one cycle more.

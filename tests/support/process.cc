@@ -88,4 +88,10 @@ std::vector<std::string> split_lines(const std::string& text) {
   return lines;
 }
 
+std::string indented(const std::vector<std::string>& lines) {
+  std::string s;
+  for (const std::string& l : lines) s += "  " + l + "\n";
+  return s;
+}
+
 }  // namespace polydat::testing

@@ -38,5 +38,7 @@ class TempDir {
 std::string read_file(const std::filesystem::path& p);
 // Lines without their '\n'; a last line without one still counts.
 std::vector<std::string> split_lines(const std::string& text);
+// Each line indented by two spaces and ended with '\n': a list inside a failure message.
+std::string indented(const std::vector<std::string>& lines);
 
 }  // namespace polydat::testing

@@ -40,7 +40,7 @@ void check_run(const simtest::SimKernel& k, const sctest::ScRun& r, size_t n, bo
 // Every kernel loaded once, and the accepted ones' SystemC models built as one program.
 const std::vector<simtest::Loaded>& corpus_with_models() {
   static const std::vector<simtest::Loaded> all =
-      simtest::load_all_with_models(sim::prebuild_systemc_models, POLYDAT_SC_TEST_CACHE);
+      simtest::load_all_with_models("systemc", POLYDAT_SC_TEST_CACHE);
   return all;
 }
 

@@ -35,7 +35,7 @@ void check_caught(const std::string& key, const std::string& from, const std::st
   const Fixture f = fixture(key, 500, 11);
   const auto sv = simtest::replace_first(f.kernel->module.text, "assign ", from, to);
   REQUIRE(sv.has_value());
-  sim::SystemCOptions o = sctest::test_options(*f.kernel, 0.0, 1);
+  flow::EngineOptions o = sctest::test_options(*f.kernel, 0.0, 1);
   o.sv = *sv;
   const sctest::ScRun r = sctest::cosimulate(*f.kernel, f.batch, f.expected, o);
   REQUIRE_MESSAGE(r.cosim.error.empty(), r.cosim.error);
@@ -58,7 +58,7 @@ TEST_CASE("systemc trace: a VCD waveform is written and the run still agrees") {
   const Fixture f = fixture("rtl/two_ops", 50, 5);
   const std::filesystem::path vcd = std::filesystem::path(POLYDAT_SC_TEST_CACHE) / "two_ops_trace.vcd";
   std::filesystem::remove(vcd);
-  sim::SystemCOptions o = sctest::test_options(*f.kernel, 0.3, 2);
+  flow::EngineOptions o = sctest::test_options(*f.kernel, 0.3, 2);
   o.trace = vcd.string();
   const sctest::ScRun r = sctest::cosimulate(*f.kernel, f.batch, f.expected, o);
   REQUIRE_MESSAGE(r.cosim.error.empty(), r.cosim.error);
@@ -73,13 +73,13 @@ TEST_CASE("systemc trace: a VCD waveform is written and the run still agrees") {
 TEST_CASE("systemc wrapper: ports named after the kernel's, written next to the model") {
   const simtest::Loaded loaded = simtest::load_kernel("rtl/cfg_extern");
   REQUIRE_MESSAGE(loaded.kernel, loaded.why);
-  sim::SystemCEngine engine(loaded.kernel->design, sctest::test_options(*loaded.kernel, 0.0, 1));
-  REQUIRE(engine.prepare().ok());
-  const std::string& w = engine.wrapper();
+  const auto engine = sctest::make_systemc(*loaded.kernel, sctest::test_options(*loaded.kernel, 0.0, 1));
+  REQUIRE(engine->prepare().ok());
+  const std::string& w = engine->wrapper();
   CHECK(w.find("SC_MODULE(cfg_extern_sc)") != std::string::npos);
   CHECK(w.find("sc_core::sc_in<uint32_t> cfg_limit;") != std::string::npos);
   CHECK(w.find("sc_core::sc_in<uint32_t> in_x;") != std::string::npos);
   CHECK(w.find("sc_core::sc_out<uint32_t> out_capped;") != std::string::npos);
   CHECK(w.find("sc_core::sc_out<bool> in_ready;") != std::string::npos);
-  CHECK(sim::read_text(engine.wrapper_path()) == w);
+  CHECK(sim::read_text(engine->wrapper_path()) == w);
 }

@@ -19,13 +19,16 @@ struct Measured {
   bool ok = true;
 };
 
-template <class Engine, class Options>
-Measured best_of_three(const simtest::SimKernel& k, const sim::Batch& batch, const sim::EngineRun& expected,
-                       const Options& options) {
+Measured best_of_three(const char* engine_name, const simtest::SimKernel& k, const sim::Batch& batch,
+                       const sim::EngineRun& expected, const flow::EngineOptions& options) {
   Measured m;
   for (int i = 0; i < 3; ++i) {
-    Engine engine(k.design, options);
-    auto run = engine.run(batch);
+    auto engine = simtest::make_engine(engine_name, k, options);
+    if (!engine) {
+      fmt::print("  {}: {}\n", k.source.key, engine.error());
+      return Measured{0, 0, false};
+    }
+    auto run = (*engine)->run(batch);
     if (!run) {
       fmt::print("  {}: {}\n", k.source.key, run.error());
       return Measured{0, 0, false};
@@ -60,13 +63,13 @@ int main() {
     const sim::Batch batch = simtest::draw_batch(k, simtest::default_configs(k), n, 1);
     const auto expected = simtest::run_oracle(k, batch);
     if (!expected) continue;
-    sim::VerilatorOptions vo = simtest::test_options(0.0, 1);
+    flow::EngineOptions vo = simtest::test_options(0.0, 1);
     vo.cache = POLYDAT_SC_TEST_CACHE;
-    const Measured vl = best_of_three<sim::VerilatorEngine>(k, batch, *expected, vo);
-    const Measured sc = best_of_three<sim::SystemCEngine>(k, batch, *expected, sctest::test_options(k, 0.0, 1));
-    sim::SystemCOptions no_ref = sctest::test_options(k, 0.0, 1);
+    const Measured vl = best_of_three("verilator", k, batch, *expected, vo);
+    const Measured sc = best_of_three("systemc", k, batch, *expected, sctest::test_options(k, 0.0, 1));
+    flow::EngineOptions no_ref = sctest::test_options(k, 0.0, 1);
     no_ref.kernel_file.clear();
-    const Measured sc_bare = best_of_three<sim::SystemCEngine>(k, batch, *expected, no_ref);
+    const Measured sc_bare = best_of_three("systemc", k, batch, *expected, no_ref);
     const bool ok = vl.ok && sc.ok && sc_bare.ok;
     all_ok = all_ok && ok;
     fmt::print("{:<18} {:>8} {:>9} {:>10.2f} {:>10.2f} {:>12.2f} {:>10.1f} {:>7}\n", key, n, vl.cycles, mcycles(vl),

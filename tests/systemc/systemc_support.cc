@@ -1,32 +1,32 @@
 #include "tests/systemc/systemc_support.h"
 
+#include <stdexcept>
+
 namespace polydat::sctest {
 
-sim::SystemCOptions test_options(const simtest::SimKernel& k, double stall, uint64_t seed) {
-  sim::SystemCOptions o;
-  o.stall = stall;
-  o.seed = seed;
+flow::EngineOptions test_options(const simtest::SimKernel& k, double stall, uint64_t seed) {
+  flow::EngineOptions o = simtest::test_options(stall, seed);
   o.cache = POLYDAT_SC_TEST_CACHE;
   o.kernel_file = k.source.path.string();
   o.lib_paths = k.source.lib_paths;
   return o;
 }
 
+std::unique_ptr<sim::SystemCEngine> make_systemc(const simtest::SimKernel& k, const flow::EngineOptions& options) {
+  auto made = simtest::make_engine("systemc", k, options);
+  if (!made) throw std::runtime_error(made.error());
+  auto* systemc = dynamic_cast<sim::SystemCEngine*>(made->get());
+  if (!systemc) throw std::runtime_error("the registry's systemc engine is a " + (*made)->name());
+  made->release();
+  return std::unique_ptr<sim::SystemCEngine>(systemc);
+}
+
 ScRun cosimulate(const simtest::SimKernel& k, const sim::Batch& batch, const sim::EngineRun& expected,
-                 sim::SystemCOptions options) {
-  const bool free_flow = options.stall == 0;
-  sim::SystemCEngine engine(k.design, std::move(options));
+                 const flow::EngineOptions& options) {
+  const std::unique_ptr<sim::SystemCEngine> engine = make_systemc(k, options);
   ScRun out;
-  auto got = engine.run(batch);
-  out.cosim.built_now = engine.built_now();
-  if (!got) {
-    out.cosim.error = got.error();
-    return out;
-  }
-  out.cosim.run = std::move(*got);
-  out.cosim.report = sim::compare(k.design, batch, expected, out.cosim.run, free_flow);
-  out.cosim.post_reset = engine.post_reset();
-  out.reference = engine.reference_check();
+  out.cosim = simtest::cosimulate(*engine, k, batch, expected, options.stall == 0);
+  out.reference = engine->reference_check();
   return out;
 }
 
