@@ -1,5 +1,8 @@
 # Front door: every target does its own set-up on a fresh Debian 12 machine.
 BUILD ?= build
+# Paths below the clone are hashed relative to it, so a fresh clone on this machine finds the compiles of the
+# last one in ccache (with meson.build's -fdebug-prefix-map; the Verilator model builds use ccache too).
+export CCACHE_BASEDIR ?= $(CURDIR)
 MESON_SETUP_ARGS ?=
 
 .PHONY: all deps build test test-slow test-asan run bench calibrate qor clean
