@@ -122,6 +122,16 @@ ir::Expected<Workload, LoadError> parse_workload_text(std::string_view text, con
                            std::to_string(kMaxFileBytes),
                        "too-large");
   const Source src(text);
+  // YAML allows no control character but tab, line feed and carriage return (YAML 1.2 c-printable, as
+  // nb-rs's parser enforces); yaml-cpp would drop a NUL from a scalar without a word.
+  for (size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f)
+      return plain_error(path, text, src.mark_at(i),
+                         std::string("invalid YAML: the control character 0x") + "0123456789abcdef"[c >> 4] +
+                             "0123456789abcdef"[c & 15] + " is not allowed in a YAML file",
+                         "yaml-syntax");
+  }
   auto yaml_mark = [&](const YAML::Mark& m) {
     if (m.is_null() || m.line < 0 || m.column < 0) return Mark{1, 1};
     Mark out{static_cast<uint32_t>(m.line) + 1, static_cast<uint32_t>(m.column) + 1};
