@@ -35,7 +35,7 @@ struct EvalArgs {
   std::string cycles = "10";          // N, or A..B (half-open)
   std::vector<std::string> sets;      // NAME=VALUE
   std::string format = "table";       // table | csv | tsv | json | jsonl | bin
-  std::string engine = "interp";      // interp | llvm
+  std::string engine = "llvm";        // llvm (the default: native code) | interp (the oracle)
   std::vector<std::string> outputs;  // only these outputs (their cone of the graph); empty: the kernel's own
   std::vector<std::string> lib_paths;
   unsigned threads = 0;               // 0: the machine's cores
@@ -48,7 +48,7 @@ int eval_command(const EvalArgs& args);
 struct RunArgs {
   std::string file;                      // the workload (.yaml)
   std::vector<std::string> assignments;  // scenario=NAME, NAME=VALUE
-  std::string engine = "interp";         // interp | llvm
+  std::string engine = "llvm";           // llvm (the default: native code) | interp (the oracle)
   std::string format = "stmt";           // one of nb-rs's stdout formats (workload/render.h)
   bool format_given = false;             // --format was on the command line
   std::string output;                    // a file ("" or "-": stdout)

@@ -11,7 +11,7 @@ step() { printf '\n== %s\n$ polydat %s\n' "$1" "$2"; }
 
 step "check: the kernel's signature" "check $kernel"
 "$polydat" check "$kernel"
-step "eval: ten cycles on the interpreter (the oracle)" "eval $kernel --cycles 10"
+step "eval: ten cycles as native code (LLVM, the default engine; --engine interp: the oracle)" "eval $kernel --cycles 10"
 "$polydat" eval "$kernel" --cycles 10
 step "hls: the schedule and its cost (iCE40, 48 MHz)" "hls $kernel"
 "$polydat" hls "$kernel" | sed '/^  schedule:/,$d'

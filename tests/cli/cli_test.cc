@@ -630,8 +630,10 @@ TEST_CASE("cli: eval --engine llvm prints what the interpreter prints, byte for 
     for (const std::string format : {"table", "csv", "json"}) {
       CAPTURE(f);
       CAPTURE(format);
-      const Run interp = s.run({"eval", f, "--cycles", "300", "--format", format});
+      const Run interp = s.run({"eval", f, "--cycles", "300", "--format", format, "--engine", "interp"});
       const Run llvm = s.run({"eval", f, "--cycles", "300", "--format", format, "--engine", "llvm"});
+      const Run by_default = s.run({"eval", f, "--cycles", "300", "--format", format});  // LLVM
+      CHECK(by_default.out == llvm.out);
       REQUIRE(interp.status == 0);
       CHECK_MESSAGE(llvm.status == 0, llvm.err);
       CHECK(llvm.out == interp.out);
