@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "cli/file_kind.h"
+
 namespace polydat::workload {
 struct RunOptions;
 struct Workload;
@@ -111,8 +113,7 @@ struct CosimArgs {
 int cosim_command(const CosimArgs& args);
 
 // A workload (.yaml) in hardware: emit-sv writes its scope modules and top;
-// cosim simulates the top and checks its decoded lines against `polydat run`.
-bool is_workload_file(const std::string& path);
+// cosim simulates the top and checks its decoded lines against `polydat run` (is_workload_file: cli/file_kind.h).
 // nb-rs's NAME=VALUE parameters (workload/run_params.h) of a command on workload `w` into `o`;
 // false after printing what is wrong. Notes go to stderr.
 bool workload_assignments(const std::vector<std::string>& assignments, const workload::Workload& w,

@@ -9,6 +9,10 @@
 namespace polydat::cli {
 
 int difftest_command(const DifftestArgs& args) {
+  if (auto refused = wrong_kind(args.file, FileKind::Kernel)) {
+    fmt::print(stderr, "{}", *refused);
+    return kUserError;
+  }
   difftest::Options o;
   o.engines = args.engines;
   o.inputs = args.inputs;

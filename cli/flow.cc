@@ -12,6 +12,10 @@ bool compile_kernel(const std::string& file, const std::vector<std::string>& lib
   frontend::CompileOptions copts;
   copts.lib_paths = lib_paths;
   copts.outputs = outputs;
+  if (auto refused = wrong_kind(file, FileKind::Kernel)) {
+    fmt::print(stderr, "{}", *refused);
+    return false;
+  }
   r = frontend::compile_file(file, copts);
   fmt::print(stderr, "{}", r.render_diagnostics());
   return r.ok();

@@ -48,6 +48,10 @@ int run_command(const RunArgs& args) {
     fmt::print(stderr, "error: which workload? polydat run FILE.yaml (or workload=FILE.yaml) [usage]\n");
     return kUsageError;
   }
+  if (auto refused = wrong_kind(file, FileKind::Workload)) {
+    fmt::print(stderr, "{}", *refused);
+    return kUserError;
+  }
   auto w = load_workload_file(file);
   if (!w) {
     fmt::print(stderr, "{}", w.error().rendered);

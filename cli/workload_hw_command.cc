@@ -30,11 +30,6 @@ namespace polydat::cli {
 
 namespace fs = std::filesystem;
 
-bool is_workload_file(const std::string& path) {
-  const std::string ext = fs::path(path).extension().string();
-  return ext == ".yaml" || ext == ".yml";
-}
-
 bool workload_assignments(const std::vector<std::string>& assignments, const workload::Workload& w,
                           workload::RunOptions& o, bool prints_lines) {
   auto pairs = workload::split_assignments(assignments);

@@ -63,6 +63,28 @@ TEST_CASE("edge: a folder or a binary file given as a kernel gets one error") {
   CHECK(bin.err.size() < 1000);
 }
 
+// A workload given where a kernel goes, and a kernel given to run: one located error naming the command that
+// takes the file, not the other language's syntax errors (issue 34).
+TEST_CASE("edge: a file of the other kind says so, and which command takes it") {
+  Sandbox s;
+  s.file("users.yaml", "ops:\n  q: select 1\n");
+  s.file("ids.gk", "input cycle: u64\nid := mod(hash(cycle), 1000)\n");
+  for (const char* command : {"check", "eval", "hls", "ir", "bench", "difftest"}) {
+    CAPTURE(command);
+    const Run r = s.run({command, "users.yaml"});
+    CHECK(r.status == 1);
+    CHECK(r.err == "users.yaml:1:1: error: this is YAML (a workload, or a board), not a kernel: a workload runs with "
+                   "`polydat run users.yaml`; emit-sv, cosim and synth take either [not-a-kernel]\n  ops:\n  ^\n");
+  }
+  const Run run = s.run({"run", "ids.gk"});
+  CHECK(run.status == 1);
+  CHECK(run.err == "ids.gk:1:1: error: this is a kernel (GK), not a workload: `polydat eval ids.gk` evaluates it "
+                   "[not-a-workload]\n  input cycle: u64\n  ^\n");
+  // Of either kind as asked: the workload runs, the kernel checks.
+  CHECK(s.run({"run", "users.yaml", "cycles=1"}).status == 0);
+  CHECK(s.run({"check", "ids.gk"}).status == 0);
+}
+
 TEST_CASE("edge: at most 20 diagnostics, then how many more") {
   std::string text = "input cycle: u64\n";
   for (int i = 0; i < 1000; ++i) text += "b" + std::to_string(i) + " := cycle + nope\n";
