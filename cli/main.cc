@@ -22,8 +22,8 @@ using namespace polydat::cli;
 constexpr const char* kVersion = "polydat 0.1.0";
 
 // The kernel and the synthesis options every hardware command takes.
-void add_hls_options(CLI::App* cmd, polydat::cli::HlsArgs& a) {
-  cmd->add_option("file", a.file, "the kernel (.gk)")->required();
+void add_hls_options(CLI::App* cmd, polydat::cli::HlsArgs& a, bool takes_workloads) {
+  cmd->add_option("file", a.file, takes_workloads ? "the kernel (.gk) or workload (.yaml)" : "the kernel (.gk)")->required();
   cmd->add_option("--target", a.target, "ice40 or generic")->capture_default_str()
       ->check(CLI::IsMember({"ice40", "generic"}));
   cmd->add_option("--clock-ns", a.clock_ns, "the clock period (default: the target's)")->check(clock_period_ns());
@@ -98,14 +98,14 @@ int main(int argc, char** argv) {
 
   HlsArgs hls;
   CLI::App* hls_cmd = app.add_subcommand("hls", "schedule and bind a kernel for hardware; print the report");
-  add_hls_options(hls_cmd, hls);
+  add_hls_options(hls_cmd, hls, false);
   hls_cmd->add_option("--format", hls.format, "text, json or svg (the schedule picture)")->capture_default_str()
       ->check(CLI::IsMember({"text", "json", "svg"}));
 
   HlsArgs emit;
   std::string out_dir;
   CLI::App* emit_cmd = app.add_subcommand("emit-sv", "write the kernel's SystemVerilog and report to a folder");
-  add_hls_options(emit_cmd, emit);
+  add_hls_options(emit_cmd, emit, true);
   emit_cmd->add_option("-o", out_dir, "the output folder")->required()->check(non_empty_path());
   std::vector<std::string> emit_assignments;
   emit_cmd->add_flag("--partition", emit.partition, "a workload: leave the phase runs hardware cannot take on the host, and say which");
@@ -133,7 +133,7 @@ int main(int argc, char** argv) {
   CosimArgs cosim;
   CLI::App* cosim_cmd =
       app.add_subcommand("cosim", "simulate the kernel's SystemVerilog cycle by cycle against the interpreter");
-  add_hls_options(cosim_cmd, cosim.hls);
+  add_hls_options(cosim_cmd, cosim.hls, true);
   cosim_cmd->add_option("--sim", cosim.sim, engine_help(polydat::flow::EngineKind::Rtl))
       ->capture_default_str()->check(CLI::IsMember(polydat::flow::engine_names(polydat::flow::EngineKind::Rtl)));
   cosim_cmd->add_option("--cycles", cosim.cycles, "N (0..N) or A..B (half-open) for the first input")
@@ -157,7 +157,7 @@ int main(int argc, char** argv) {
 
   SynthArgs synth;
   CLI::App* synth_cmd = app.add_subcommand("synth", "Yosys, nextpnr-ice40 and icepack: a bitstream and a report");
-  add_hls_options(synth_cmd, synth.hls);
+  add_hls_options(synth_cmd, synth.hls, true);
   std::vector<std::string> synth_assignments;
   synth_cmd->add_flag("--partition", synth.hls.partition, "a workload: leave the phase runs hardware cannot take on the host, and say which");
   synth_cmd->add_option("assignments", synth_assignments, "a workload's scenario=NAME and NAME=VALUE params");
@@ -264,7 +264,10 @@ int main(int argc, char** argv) {
   if (fuzz_cmd->parsed()) return fuzz_command(fuzz);
   // No subcommand: say so, with the list (checked here so that an unknown word is named first).
   fmt::print(stderr, "{}\n", app.help());
-  fmt::print(stderr, "error: a subcommand is required: check, eval, run, ir, hls, emit-sv, emit-obj, bench, cosim, synth, flash, difftest "
-                      "or fuzz\n");
+  std::vector<std::string> names;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) names.push_back(sub->get_name());
+  std::string list;
+  for (size_t i = 0; i < names.size(); ++i) list += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  fmt::print(stderr, "error: a subcommand is required: {}\n", list);
   return kUsageError;
 }

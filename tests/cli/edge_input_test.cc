@@ -85,6 +85,36 @@ TEST_CASE("edge: a file of the other kind says so, and which command takes it") 
   CHECK(s.run({"check", "ids.gk"}).status == 0);
 }
 
+// A command without its file says which file it wants (issue 34: "error: files is required"), exit 2; bare
+// `polydat` names every subcommand its help lists.
+TEST_CASE("edge: a missing file or subcommand is named, with every subcommand") {
+  Sandbox s;
+  const std::pair<const char*, const char*> wants[] = {
+      {"check", "which kernel? polydat check FILE.gk..."}, {"eval", "which kernel? polydat eval FILE.gk"},
+      {"hls", "which kernel? polydat hls FILE.gk"},       {"cosim", "which kernel or workload? polydat cosim FILE.gk|FILE.yaml"},
+      {"emit-sv", "which kernel or workload? polydat emit-sv FILE.gk|FILE.yaml"}};
+  for (const auto& [command, want] : wants) {
+    CAPTURE(command);
+    const Run r = s.run({command});
+    CHECK(r.status == 2);
+    CHECK(r.err == "error: " + std::string(want) + "\n(polydat " + command + " --help lists what it takes)\n");
+  }
+  const Run help = s.run({"--help"});
+  const Run bare = s.run({});
+  CHECK(bare.status == 2);
+  const std::string last = bare.err.substr(bare.err.rfind("error: "));
+  size_t listed = 0;
+  for (const std::string& line : polydat::testing::split_lines(help.out.substr(help.out.find("Subcommands:")))) {
+    const size_t name = line.find_first_not_of(' ');
+    if (line.rfind("  ", 0) != 0 || name == std::string::npos) continue;
+    const std::string sub = line.substr(name, line.find(' ', name) - name);
+    const std::string word = " " + sub;
+    CHECK_MESSAGE((contains(last, word + ",") || contains(last, word + " or ") || contains(last, word + "\n")), sub);
+    ++listed;
+  }
+  CHECK(listed == 14);
+}
+
 TEST_CASE("edge: at most 20 diagnostics, then how many more") {
   std::string text = "input cycle: u64\n";
   for (int i = 0; i < 1000; ++i) text += "b" + std::to_string(i) + " := cycle + nope\n";
