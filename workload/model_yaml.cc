@@ -30,7 +30,8 @@ std::vector<std::string_view> split_lines(std::string_view s) {
   }
 }
 
-bool blank(std::string_view s) { return s.find_first_not_of(" \t") == std::string_view::npos; }
+// A line of the block's text that is only spaces: in a block a tab past the indentation is text.
+bool blank(std::string_view s) { return s.find_first_not_of(' ') == std::string_view::npos; }
 
 }  // namespace
 

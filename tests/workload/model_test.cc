@@ -1081,3 +1081,15 @@ TEST_CASE("nb-rs examples: getting_started/basic_workload.yaml") {
 }
 
 }  // TEST_SUITE
+
+// A block line of spaces and tabs: the tabs past the indentation are text, so the block's column is
+// found on that line (fuzz-workload found column 1 given for `|2`, the line taken for blank).
+TEST_CASE("fields: a literal block whose only line is spaces and tabs keeps its column") {
+  const std::string text = "ops: x\nbindings: |2\n     \t\t\n";
+  const Workload w = load(text);
+  REQUIRE(w.bindings);
+  CHECK(w.bindings->text == "   \t\t\n");
+  CHECK(w.bindings->literal_block);
+  CHECK(str(w.bindings->content) == "3:3");
+  check_block_maps(text, *w.bindings);
+}
