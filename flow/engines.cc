@@ -10,10 +10,10 @@ namespace polydat::flow {
 
 namespace {
 ir::Expected<bool, std::string> prebuild_verilator(const std::vector<sim::ModelRequest>& r, const std::filesystem::path& c) {
-  return c.empty() ? sim::prebuild_verilator_models(r) : sim::prebuild_verilator_models(r, c);
+  return sim::prebuild_verilator_models(r, c);  // an empty folder is the default cache there
 }
 ir::Expected<bool, std::string> prebuild_systemc(const std::vector<sim::ModelRequest>& r, const std::filesystem::path& c) {
-  return c.empty() ? sim::prebuild_systemc_models(r) : sim::prebuild_systemc_models(r, c);
+  return sim::prebuild_systemc_models(r, c);
 }
 
 template <class O>
@@ -31,23 +31,23 @@ O rtl_options(const EngineOptions& o) {
 
 const std::vector<EngineInfo>& engines() {
   static const std::vector<EngineInfo> list = {
-      {"interp", EngineKind::Software, "the interpreter, the oracle", false, nullptr,
+      {"interp", EngineKind::Software, "the interpreter, the oracle", false, true, nullptr,
        [](const EngineSubject& s, const EngineOptions& o) -> std::unique_ptr<sim::Engine> {
          ir::InterpOptions limits;
          if (o.max_iterations) limits.max_iterations = *o.max_iterations;
          return std::make_unique<sim::InterpreterEngine>(*s.ir, s.config_fields, limits);
        }},
-      {"llvm", EngineKind::Software, "native code through LLVM's JIT", false, nullptr,
+      {"llvm", EngineKind::Software, "native code through LLVM's JIT", false, false, nullptr,
        [](const EngineSubject& s, const EngineOptions&) -> std::unique_ptr<sim::Engine> {
          return std::make_unique<sim::NativeEngine>(*s.ir, s.config_fields);
        }},
-      {"verilator", EngineKind::Rtl, "Verilator, a C++ testbench", true, prebuild_verilator,
+      {"verilator", EngineKind::Rtl, "Verilator, a C++ testbench", true, false, prebuild_verilator,
        [](const EngineSubject& s, const EngineOptions& o) -> std::unique_ptr<sim::Engine> {
          auto r = rtl_options<sim::VerilatorOptions>(o);
          r.trace = o.trace;
          return std::make_unique<sim::VerilatorEngine>(*s.design, *s.module, std::move(r));
        }},
-      {"systemc", EngineKind::Rtl, "Verilator's SystemC model, a SystemC testbench", true, prebuild_systemc,
+      {"systemc", EngineKind::Rtl, "Verilator's SystemC model, a SystemC testbench", true, false, prebuild_systemc,
        [](const EngineSubject& s, const EngineOptions& o) -> std::unique_ptr<sim::Engine> {
          auto r = rtl_options<sim::SystemCOptions>(o);
          r.trace = o.trace;
@@ -55,7 +55,7 @@ const std::vector<EngineInfo>& engines() {
          r.lib_paths = o.lib_paths;
          return std::make_unique<sim::SystemCEngine>(*s.design, *s.module, std::move(r));
        }},
-      {"iverilog", EngineKind::Rtl, "Icarus Verilog, a SystemVerilog testbench", false, nullptr,
+      {"iverilog", EngineKind::Rtl, "Icarus Verilog, a SystemVerilog testbench", false, false, nullptr,
        [](const EngineSubject& s, const EngineOptions& o) -> std::unique_ptr<sim::Engine> {
          return std::make_unique<sim::IverilogEngine>(*s.design, *s.module, rtl_options<sim::IverilogOptions>(o));
        }},
@@ -92,7 +92,7 @@ ir::Expected<std::unique_ptr<sim::Engine>, std::string> make_engine(std::string_
   if (e->kind == EngineKind::Software && (options.stall != 0 || options.sv || options.max_idle))
     return "the " + e->name + " engine has no handshake or SystemVerilog: stalls, a planted fault and an idle limit "
            "need an RTL engine";
-  if (options.max_iterations && e->name != "interp")
+  if (options.max_iterations && !e->counts_iterations)
     return "the " + e->name + " engine takes no iteration limit: only the interpreter counts a loop's back edges";
   if (!options.trace.empty() && !e->traces) return "the " + e->name + " engine writes no trace";
   return e->make(subject, options);

@@ -49,6 +49,7 @@ struct EngineInfo {
   EngineKind kind;
   std::string summary;  // for usage text
   bool traces = false;  // writes a waveform with EngineOptions::trace
+  bool counts_iterations = false;  // takes EngineOptions::max_iterations (counts each loop's back edges)
   // Builds many designs' models into one program in `cache` (empty: the default) before engines are made
   // (nullptr: each engine builds its own).
   ir::Expected<bool, std::string> (*prebuild)(const std::vector<sim::ModelRequest>&, const std::filesystem::path& cache) =
