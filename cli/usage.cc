@@ -116,14 +116,12 @@ std::string usage_error_text(const CLI::App* app, const CLI::Error& e) {
     for (std::string m; std::getline(list, m, ',');) members.push_back(m);
     if (const std::string near = frontend::closest_name(value, members); !near.empty()) text += "; did you mean '" + near + "'?";
   }
-  // CLI11's "files is required" for a missing positional: name what is missing and where it goes.
+  // CLI11's "files is required" for a missing positional: where it goes and what it is (its help line).
   if (dynamic_cast<const CLI::RequiredError*>(&e) && cmd != app) {
     for (const CLI::Option* o : cmd->get_options())
-      if (o->get_positional() && o->get_required() && o->count() == 0 && text.rfind(o->get_name(), 0) == 0) {
-        const bool workload = o->get_description().find("workload") != std::string::npos;
-        text = std::string(workload ? "which kernel or workload? polydat " : "which kernel? polydat ") + cmd->get_name() +
-               (workload ? " FILE.gk|FILE.yaml" : o->get_expected_max() > 1 ? " FILE.gk..." : " FILE.gk");
-      }
+      if (o->get_positional() && o->get_required() && o->count() == 0 && text.rfind(o->get_name(), 0) == 0)
+        text = "which file? polydat " + cmd->get_name() + (o->get_expected_max() > 1 ? " FILE..." : " FILE") + ": " +
+               o->get_description();
   }
   const std::string help = cmd == app ? "polydat --help" : "polydat " + cmd->get_name() + " --help";
   return "error: " + text + "\n(" + help + " lists what it takes)\n";

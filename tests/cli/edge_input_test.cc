@@ -90,9 +90,11 @@ TEST_CASE("edge: a file of the other kind says so, and which command takes it") 
 TEST_CASE("edge: a missing file or subcommand is named, with every subcommand") {
   Sandbox s;
   const std::pair<const char*, const char*> wants[] = {
-      {"check", "which kernel? polydat check FILE.gk..."}, {"eval", "which kernel? polydat eval FILE.gk"},
-      {"hls", "which kernel? polydat hls FILE.gk"},       {"cosim", "which kernel or workload? polydat cosim FILE.gk|FILE.yaml"},
-      {"emit-sv", "which kernel or workload? polydat emit-sv FILE.gk|FILE.yaml"}};
+      {"check", "which file? polydat check FILE...: kernel files (.gk)"},
+      {"eval", "which file? polydat eval FILE: the kernel (.gk)"},
+      {"hls", "which file? polydat hls FILE: the kernel (.gk)"},
+      {"cosim", "which file? polydat cosim FILE: the kernel (.gk) or workload (.yaml)"},
+      {"emit-sv", "which file? polydat emit-sv FILE: the kernel (.gk) or workload (.yaml)"}};
   for (const auto& [command, want] : wants) {
     CAPTURE(command);
     const Run r = s.run({command});
