@@ -67,6 +67,7 @@
 #include "text/closest_name.h"
 #include "text/located.h"
 #include "text/yaml_documents.h"
+#include "text/plural.h"
 
 namespace polydat::boards {
 
@@ -175,7 +176,7 @@ class Report {
     std::string out;
     for (size_t i = 0; i < order.size() && i < kMaxErrors; ++i) out += order[i]->text;
     if (order.size() > kMaxErrors)
-      out += path_ + ": note: " + std::to_string(order.size() - kMaxErrors) + " more errors not shown\n";
+      out += path_ + ": note: " + text::counted(order.size() - kMaxErrors, "more error") + " not shown\n";
     return out;
   }
   const std::string& line(int i) const {
@@ -678,6 +679,15 @@ ir::Expected<Board, std::string> find_board(std::string_view name_or_path) {
   const std::vector<std::string> names = board_names();
   return "error: unknown board " + shown(arg) + "; the bundled boards are " + join(names, ", ") +
          " (a board file is given by a path ending in .yaml)" + suggestion(arg, names) + " [board-unknown]\n";
+}
+
+bool board_unknown(std::string_view name_or_path) {
+  const std::string arg(name_or_path);
+  if (bundled_board(arg)) return false;
+  std::error_code ec;
+  if (ends_with(arg, ".yaml") || ends_with(arg, ".yml") || arg.find('/') != std::string::npos)
+    return !std::filesystem::exists(arg, ec);
+  return true;
 }
 
 std::vector<std::string> board_names() {

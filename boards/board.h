@@ -58,4 +58,8 @@ ir::Expected<Board, std::string> find_board(std::string_view name_or_path);
 // The bundled boards' names, sorted.
 std::vector<std::string> board_names();
 
+// Whether find_board fails on the name itself (no bundled board, no file at that path), not on a file's content:
+// the command line is wrong, not the board file.
+bool board_unknown(std::string_view name_or_path);
+
 }  // namespace polydat::boards

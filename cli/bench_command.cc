@@ -22,7 +22,7 @@ int bench_command(const BenchArgs& args) {
   auto range = cycles_option(args.cycles);
   if (!range) return kUsageError;
   frontend::CompileResult r;
-  if (!compile_kernel(args.file, args.lib_paths, r, args.outputs)) return kUserError;
+  if (!compile_kernel(args.file, args.lib_paths, r, args.outputs)) return compile_failure_status(r);
   auto stimulus = stimulus_for(r.kernel(), args.sets);
   if (!stimulus) return stimulus.error();
   auto optimized_kernel = optimized(r);

@@ -9,6 +9,7 @@
 #include "hls/report.h"
 #include "sim/verilator/board_sim.h"
 #include "sim/verilator/verilator_engine.h"
+#include "text/plural.h"
 
 namespace polydat::cli {
 
@@ -24,7 +25,7 @@ int board_cosim_command(const CosimArgs& args) {
     return kUsageError;
   }
   auto board = load_board(args.board);
-  if (!board) return kUserError;
+  if (!board) return board_failure(args.board);
   std::optional<fpga::PllConfig> pll;
   if (!board_clock(*board, args.freq_mhz, pll)) return kUserError;
   const double mhz = board_mhz(*board, pll);
@@ -35,7 +36,7 @@ int board_cosim_command(const CosimArgs& args) {
   if (device) hls = for_device(hls, *device);
   frontend::CompileResult r;
   auto k = design_for(args.hls, hls, r);
-  if (!k) return kUserError;
+  if (!k) return k.error();
   auto stimulus = stimulus_for(r.kernel(), args.sets);
   if (!stimulus) return stimulus.error();
   auto top = board_top_for(*k, *stimulus, *board, pll);
@@ -61,11 +62,11 @@ int board_cosim_command(const CosimArgs& args) {
                "a stand-in passing it through\n",
                pll->out_mhz, pll->in_mhz, pll->divr, pll->divf, pll->divq);
   fmt::print("  kernel: {}\n", hls::summary_line(k->design));
-  fmt::print("  UART: {} baud 8N1, {} cycles a bit, {} characters a result\n", board->baud, top->divisor,
-             top->line_chars);
-  fmt::print("  decoded: {} of {} lines, {} framing errors; {} mismatches against the interpreter\n", run->lines.size(),
-             wanted, run->framing_errors, check.mismatches);
-  fmt::print("  simulated: {} cycles ({:.3f} s of board time) in {:.1f} s; heartbeat changes: {}\n", run->cycles,
+  fmt::print("  UART: {} baud 8N1, {} a bit, {} a result\n", board->baud, text::counted(top->divisor, "cycle"),
+             text::counted(top->line_chars, "character"));
+  fmt::print("  decoded: {} of {}, {}; {} against the interpreter\n", run->lines.size(), text::counted(wanted, "line"),
+             text::counted(run->framing_errors, "framing error"), text::counted(check.mismatches, "mismatch", "mismatches"));
+  fmt::print("  simulated: {} ({:.3f} s of board time) in {:.1f} s; heartbeat changes: {}\n", text::counted(run->cycles, "cycle"),
              run->cycles / (mhz * 1e6), seconds, run->led_toggles);
   if (!check.first.empty()) fmt::print("  first mismatch: {}\n", check.first);
   const bool ok = check.ok(wanted) && run->framing_errors == 0;

@@ -4,12 +4,15 @@
 
 #include <cmath>
 
+#include "cli/progress.h"
+
 namespace polydat::cli {
 
 std::optional<boards::Board> load_board(const std::string& name_or_path) {
   auto b = boards::find_board(name_or_path);
   if (!b) {
-    fmt::print(stderr, "{}\n", b.error());
+    fmt::print(stderr, "{}{}", b.error(), b.error().ends_with('\n') ? "" : "\n");
+    if (boards::board_unknown(name_or_path)) fmt::print(stderr, "(`polydat boards` describes the bundled boards)\n");
     return std::nullopt;
   }
   return *b;
@@ -71,24 +74,31 @@ fpga::Ice40Request ice40_request(const fpga::Device& device, const std::string& 
   req.package = package;
   req.freq_mhz = freq_mhz;
   req.pcf = pcf;
-  req.seed = args.seed;
+  req.seed = args.place_seed;
   req.use_dsp = dsp;
   req.timeout_s = args.tool_timeout_s;
-  req.progress_every = std::chrono::milliseconds(static_cast<int64_t>(std::llround(args.progress_s * 1000)));
+  req.progress_every = std::chrono::milliseconds(args.progress_s ? static_cast<int64_t>(std::llround(*args.progress_s * 1000)) : 500);
   return req;
 }
 
-ir::Expected<fpga::SynthReport, std::string> run_ice40_flow(const fpga::Ice40Request& req) {
+ir::Expected<fpga::SynthReport, std::string> run_ice40_flow(const fpga::Ice40Request& req, const SynthArgs& args) {
+  ProgressLine line("synth " + args.hls.file, "", progress_wanted(args.quiet) && !args.progress_s);
+  fpga::Progress running;
+  if (args.progress_s && !args.quiet)
+    running = [](std::string_view text) {
+      fmt::print(stderr, "  ... {}\n", text);
+      std::fflush(stderr);
+    };
+  else
+    running = [&line](std::string_view text) { line.note(std::string(text)); };
   return fpga::run_ice40(
       req,
-      [](std::string_view step) {
+      [&line](std::string_view step) {
+        line.clear();
         fmt::print("  {}\n", step);
         std::fflush(stdout);
       },
-      [](std::string_view line) {
-        fmt::print(stderr, "  ... {}\n", line);
-        std::fflush(stderr);
-      });
+      running);
 }
 
 }  // namespace polydat::cli

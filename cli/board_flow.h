@@ -22,6 +22,11 @@ namespace polydat::cli {
 // The board named on the command line (bundled or a .yaml path); nullopt after printing why.
 std::optional<boards::Board> load_board(const std::string& name_or_path);
 
+// The exit code after load_board failed: a usage error for a name that is no board, else the work failed.
+inline int board_failure(const std::string& name_or_path) {
+  return boards::board_unknown(name_or_path) ? kUsageError : kUserError;
+}
+
 // The clock a board runs the kernel at: the oscillator when `mhz` is absent
 // or equal to it (no PLL), else the PLL's settings for `mhz` (as icepll finds
 // them). false after printing why there is none.
@@ -54,6 +59,8 @@ fpga::Ice40Request ice40_request(const fpga::Device& device, const std::string& 
                                  const std::string& pcf, bool dsp, const SynthArgs& args);
 
 // Runs the flow, with the step lines on stdout and the running ones on stderr.
-ir::Expected<fpga::SynthReport, std::string> run_ice40_flow(const fpga::Ice40Request& req);
+// The tools on `req`, their steps on stdout and the progress of the one running as cli/progress.h shows it
+// (or a line every --progress seconds; nothing with --quiet).
+ir::Expected<fpga::SynthReport, std::string> run_ice40_flow(const fpga::Ice40Request& req, const SynthArgs& args);
 
 }  // namespace polydat::cli

@@ -1,5 +1,4 @@
-// The subcommands of `polydat`. Each returns the process exit code:
-// 0 success, 1 a user error (the kernel or the values are wrong).
+// The subcommands of `polydat`. Each returns the process exit code, one table for all (docs/guide.md "Exit codes").
 #pragma once
 
 #include <cstdint>
@@ -17,8 +16,9 @@ struct Workload;
 namespace polydat::cli {
 
 inline constexpr int kOk = 0;
-inline constexpr int kUserError = 1;
-inline constexpr int kUsageError = 2;
+inline constexpr int kUserError = 1;    // the work failed: a wrong kernel or value, a mismatch, a tool's error
+inline constexpr int kUsageError = 2;   // the command line is wrong: a flag, a value, a missing or unknown name
+inline constexpr int kDoesNotFit = 3;   // the design does not fit the part or misses its clock (synth)
 
 struct CheckArgs {
   std::vector<std::string> files;
@@ -29,8 +29,15 @@ int check_command(const CheckArgs& args);
 struct FunctionsArgs {
   std::string format = "text";  // text | json
   std::string example;          // a function's name: print a kernel that calls it
+  std::string name;             // only this function's entry ("": the whole library)
 };
 int functions_command(const FunctionsArgs& args);
+
+struct BoardsArgs {
+  std::string format = "text";  // text | json
+  std::string name;             // only this board (a bundled name or a .yaml path; "": every bundled board)
+};
+int boards_command(const BoardsArgs& args);
 
 struct EvalArgs {
   std::string file;
@@ -50,6 +57,7 @@ int eval_command(const EvalArgs& args);
 struct RunArgs {
   std::string file;                      // the workload (.yaml)
   std::vector<std::string> assignments;  // scenario=NAME, NAME=VALUE
+  std::vector<std::string> sets;         // --set NAME=VALUE: the same as an assignment, after them
   std::string engine = "llvm";           // llvm (the default: native code) | interp (the oracle)
   std::string format = "stmt";           // one of nb-rs's stdout formats (workload/render.h)
   bool format_given = false;             // --format was on the command line
@@ -64,6 +72,7 @@ struct IrArgs {
   std::string file;
   std::string format = "text";  // text | mermaid | dot
   bool no_opt = false;
+  std::string output;  // a file ("" or "-": stdout)
   std::vector<std::string> lib_paths;
 };
 int ir_command(const IrArgs& args);
@@ -76,6 +85,7 @@ struct HlsArgs {
   std::optional<uint32_t> dsp;       // at most N DSP blocks (0: LUTs only); default: the device's count
   bool strict = false;               // a predicted timing miss is an error, not a warning
   std::string format = "text";  // text | json (svg: the schedule picture)
+  std::string output;           // hls: write to this file ("" or "-": stdout)
   std::vector<std::string> lib_paths;
   bool partition = false;       // a workload: phase runs hardware cannot take stay on the host
 };
@@ -109,6 +119,8 @@ struct CosimArgs {
   std::string board;                 // simulate the board top of this board instead
   std::optional<double> freq_mhz;    // with --board: run the board top at this clock, through the PLL
   bool cycles_given = false;         // --cycles was on the command line (--board defaults to 1000)
+  bool quiet = false;                // no progress line
+  std::string junit, json;           // reports for CI (difftest/report.h); empty: none
 };
 int cosim_command(const CosimArgs& args);
 
@@ -134,14 +146,15 @@ struct SynthArgs {
   std::vector<std::string> sets;     // NAME=VALUE for the board top's externs and held inputs
   std::string estimate;              // ecp5 | xilinx: resources through Yosys only, no place and route
   bool close_timing = false;         // re-schedule with a tighter clock while Fmax misses
-  uint32_t seed = 1;                 // nextpnr's placement seed
-  double progress_s = 10;            // seconds between progress lines while a tool runs
+  uint32_t place_seed = 1;           // nextpnr's placement seed
+  std::optional<double> progress_s;  // a progress line every N seconds, terminal or not (default: the one line, on a terminal)
+  bool quiet = false;                // no progress on stderr
   uint32_t tool_timeout_s = 3600;    // a tool running longer is killed (an error)
 };
 int synth_command(const SynthArgs& args);
 
 struct FlashArgs {
-  std::string board;
+  std::string board;  // "": the board DIR's report.json names
   std::string dir;  // what `polydat synth --board` wrote
 };
 int flash_command(const FlashArgs& args);
@@ -153,6 +166,8 @@ struct DifftestArgs {
   uint64_t seed = 1;
   double stall = 0.25;
   std::vector<std::string> lib_paths;
+  std::string junit, json;           // reports for CI (difftest/report.h); empty: none
+  bool quiet = false;  // no progress line
 };
 int difftest_command(const DifftestArgs& args);
 
@@ -164,6 +179,8 @@ struct FuzzArgs {
   double stall = 0.25;
   std::string out_dir = "fuzz-findings";
   bool print = false;  // print the kernels the campaign would run, and stop
+  std::string junit, json;  // reports for CI (difftest/report.h); empty: none
+  bool quiet = false;  // no progress line
 };
 int fuzz_command(const FuzzArgs& args);
 

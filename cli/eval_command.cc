@@ -9,6 +9,7 @@
 #include "cli/stimulus.h"
 #include "cli/eval_engines.h"
 #include "cli/ordered_run.h"
+#include "cli/progress.h"
 #include "cli/record_format.h"
 #include "cli/values.h"
 #include "frontend/compile.h"
@@ -67,7 +68,7 @@ int eval_command(const EvalArgs& args) {
   auto range = cycles_option(args.cycles);
   if (!range) return kUsageError;
   frontend::CompileResult r;
-  if (!compile_kernel(args.file, args.lib_paths, r, args.outputs)) return kUserError;
+  if (!compile_kernel(args.file, args.lib_paths, r, args.outputs)) return compile_failure_status(r);
   const frontend::Unit& k = r.kernel();
   auto stimulus = stimulus_for(k, args.sets);
   if (!stimulus) return stimulus.error();
@@ -91,7 +92,8 @@ int eval_command(const EvalArgs& args) {
   plan.first = first_row;
   plan.end = end_row;
   plan.threads = args.threads ? args.threads : std::max(1u, std::thread::hardware_concurrency());
-  plan.progress = !args.quiet && isatty(STDERR_FILENO);
+  plan.progress = progress_wanted(args.quiet);
+  plan.what = "eval " + args.file;
   const size_t record_size = engine->outputs().size;
   if (*format == Format::Table) {  // the columns fit the run's first chunk, whichever shard this is
     auto e = engine->evaluator();

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <sys/wait.h>
 
@@ -42,26 +43,55 @@ std::string quoted(const std::string& s) {
   return q + "'";
 }
 
+// DIR's report.json, or nullopt after saying why DIR is no folder `synth --board` wrote.
+std::optional<nlohmann::json> synth_report(const std::string& dir) {
+  const fs::path file = fs::path(dir) / "report.json";
+  std::error_code ec;
+  if (!fs::exists(file, ec)) {
+    fmt::print(stderr, "error: {} has no report.json: it is not a folder `polydat synth FILE --board NAME -o {}` wrote\n",
+               dir, dir);
+    return std::nullopt;
+  }
+  std::ifstream in(file);
+  nlohmann::json report = nlohmann::json::parse(in, nullptr, false);
+  if (!in || report.is_discarded() || !report.is_object()) {
+    fmt::print(stderr, "error: {} is not a report polydat synth writes (it does not parse as a JSON object)\n", file.string());
+    return std::nullopt;
+  }
+  if (!report.contains("board") || !report["board"].is_string() || report["board"].get<std::string>().empty()) {
+    fmt::print(stderr, "error: {} was synthesized for a bare device (--device), not for a board: nothing to flash; "
+                       "run `polydat synth FILE --board NAME -o {}`\n", dir, dir);
+    return std::nullopt;
+  }
+  return report;
+}
+
 }  // namespace
 
 int flash_command(const FlashArgs& args) {
-  auto board = load_board(args.board);
-  if (!board) return kUserError;
-  const fs::path report_file = fs::path(args.dir) / "report.json";
-  std::ifstream in(report_file);
-  nlohmann::json report = nlohmann::json::parse(in, nullptr, false);
-  if (!in || report.is_discarded() || !report.contains("bitstream") || !report["bitstream"].is_string() ||
-      report["bitstream"].get<std::string>().empty()) {
-    fmt::print(stderr, "error: {} holds no bitstream: run `polydat synth FILE --board {} -o {}` first\n",
-               report_file.string(), board->name, args.dir);
+  const auto report = synth_report(args.dir);
+  if (!report) return kUsageError;
+  const std::string built_for = (*report)["board"].get<std::string>();
+  // Without --board, the board synth used: the bundled one by name, or the board file it recorded.
+  const std::string board_arg = !args.board.empty() ? args.board
+                                : report->contains("board_file") && (*report)["board_file"].is_string()
+                                    ? (*report)["board_file"].get<std::string>()
+                                    : built_for;
+  auto board = load_board(board_arg);
+  if (!board) return board_failure(board_arg);
+  if (board->name != built_for) {
+    fmt::print(stderr, "error: the bitstream in {} was built for board '{}', not '{}': leave --board out to flash "
+                       "the {}, or run synth again with --board {}\n",
+               args.dir, built_for, board->name, built_for, board->name);
+    return kUsageError;
+  }
+  if (!report->contains("bitstream") || !(*report)["bitstream"].is_string() ||
+      (*report)["bitstream"].get<std::string>().empty()) {
+    fmt::print(stderr, "error: {} holds no bitstream (synth did not finish: see {}): run `polydat synth FILE --board {} -o {}` again\n",
+               args.dir, (fs::path(args.dir) / "report.txt").string(), board->name, args.dir);
     return kUserError;
   }
-  if (report.value("board", std::string()) != board->name) {
-    fmt::print(stderr, "error: {} was built for board '{}', not '{}'\n", args.dir, report.value("board", std::string("?")),
-               board->name);
-    return kUserError;
-  }
-  const fs::path bin = fs::path(args.dir) / report["bitstream"].get<std::string>();
+  const fs::path bin = fs::path(args.dir) / (*report)["bitstream"].get<std::string>();
   std::string command = board->program;
   if (const size_t at = command.find("{bin}"); at != std::string::npos) command.replace(at, 5, quoted(bin.string()));
   fmt::print("flash {} onto {} ({})\n  command: {}\n", bin.string(), board->name, board->title, command);

@@ -2,6 +2,8 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
+
 #include "flow/engines.h"
 #include "hls/report.h"
 
@@ -17,8 +19,28 @@ bool compile_kernel(const std::string& file, const std::vector<std::string>& lib
     return false;
   }
   r = frontend::compile_file(file, copts);
-  fmt::print(stderr, "{}", r.render_diagnostics());
+  frontend::Diagnostics in_file;  // the rest point into the sources and are shown as the frontend renders them
+  for (const frontend::Diagnostic& d : r.diagnostics().list()) {
+    if (outputs_option_error(d)) {
+      fmt::print(stderr, "error: --outputs: {} [usage]\n", d.message);
+      continue;
+    }
+    if (d.severity == frontend::Severity::Error) in_file.error(d.kind, d.span, d.message);
+    else in_file.warning(d.kind, d.span, d.message);
+    in_file.last().notes = d.notes;
+  }
+  fmt::print(stderr, "{}", frontend::render_all(in_file, r.program->sources));
   return r.ok();
+}
+
+bool outputs_option_error(const frontend::Diagnostic& d) {
+  return d.kind == frontend::DiagKind::UnknownOutput && d.span.file == frontend::kNoFile;
+}
+
+int compile_failure_status(const frontend::CompileResult& r) {
+  if (!r.program) return kUserError;
+  const auto& list = r.diagnostics().list();
+  return std::any_of(list.begin(), list.end(), outputs_option_error) ? kUsageError : kUserError;
 }
 
 std::optional<flow::Optimized> optimized(const frontend::CompileResult& r) {
@@ -101,22 +123,22 @@ void print_found_at(const frontend::CompileResult& r, const ir::SourceLoc& at, c
 }
 }  // namespace
 
-std::optional<KernelDesign> design_for(const HlsArgs& args, const hls::HlsOptions& options,
+ir::Expected<KernelDesign, int> design_for(const HlsArgs& args, const hls::HlsOptions& options,
                                        frontend::CompileResult& r) {
-  if (!compile_kernel(args.file, args.lib_paths, r)) return std::nullopt;
+  if (!compile_kernel(args.file, args.lib_paths, r)) return kUserError;
   auto opt = optimized(r);
-  if (!opt) return std::nullopt;
+  if (!opt) return kUserError;
   auto d = flow::schedule(std::move(*opt), options);
   if (!d) {
     print_found_at(r, d.error().loc, "cannot make hardware: " + d.error().message, d.error().kind, true, "");
-    return std::nullopt;
+    return kUserError;
   }
   if (args.max_mul && d->design.kind == hls::DesignKind::Pipeline)
     fmt::print(stderr, "{}: warning: --max-mul has no effect: '{}' is a pipeline, and only an FSM shares multipliers\n",
                args.file, r.kernel().name);
   if (auto miss = hls::timing_warning(d->design)) {
     print_found_at(r, miss->at, miss->message, "timing", args.strict, args.file);
-    if (args.strict) return std::nullopt;
+    if (args.strict) return kDoesNotFit;
   }
   return flow::emit(std::move(*d));
 }

@@ -24,6 +24,12 @@ using KernelDesign = flow::Emitted;
 bool compile_kernel(const std::string& file, const std::vector<std::string>& lib_paths, frontend::CompileResult& r,
                     const std::vector<std::string>& outputs = {});
 
+// A name --outputs gives that the kernel lacks: a command-line mistake, said without a place in the file.
+bool outputs_option_error(const frontend::Diagnostic& d);
+
+// The exit status of a failed compile_kernel: kUsageError when --outputs was wrong, else kUserError.
+int compile_failure_status(const frontend::CompileResult& r);
+
 // flow::optimize; nullopt after printing the failure (the passes refusing their own output is a compiler bug).
 std::optional<flow::Optimized> optimized(const frontend::CompileResult& r);
 
@@ -39,8 +45,9 @@ std::optional<sim::EngineRun> oracle_run(const KernelDesign& k, const sim::Batch
 // The HLS options of the command line; nullopt (after printing why) on a bad value.
 std::optional<hls::HlsOptions> hls_options(const HlsArgs& args);
 
-// nullopt when the kernel does not compile or cannot become hardware (printed).
-std::optional<KernelDesign> design_for(const HlsArgs& args, const hls::HlsOptions& options,
+// The exit status when the kernel does not compile or cannot become hardware (kUserError), or when
+// --strict and the model predicts the clock is missed (kDoesNotFit); what is wrong is printed.
+ir::Expected<KernelDesign, int> design_for(const HlsArgs& args, const hls::HlsOptions& options,
                                        frontend::CompileResult& r);
 
 }  // namespace polydat::cli

@@ -13,40 +13,9 @@
 #include <thread>
 #include <vector>
 
+#include "cli/progress.h"
+
 namespace polydat::cli {
-
-namespace {
-
-using Clock = std::chrono::steady_clock;
-
-// "1.2 M/s", "3 s left": the progress line's figures.
-class Progress {
- public:
-  Progress(const OrderedRun& run) : run_(run), start_(Clock::now()), last_(start_) {}
-
-  void update(uint64_t done) {
-    if (!run_.progress) return;
-    const auto now = Clock::now();
-    const double elapsed = std::chrono::duration<double>(now - start_).count();
-    if (elapsed < 1.0 || std::chrono::duration<double>(now - last_).count() < 0.5) return;
-    last_ = now;
-    const uint64_t total = run_.end - run_.first;
-    const double rate = static_cast<double>(done) / elapsed;
-    const double left = rate > 0 ? static_cast<double>(total - done) / rate : 0;
-    fmt::print(stderr, "\r{} of {} {}, {:.3g} M/s, {:.0f} s left   ", done, total, run_.unit, rate / 1e6, left);
-    shown_ = true;
-  }
-  ~Progress() {
-    if (shown_) fmt::print(stderr, "\r{:60}\r", "");  // the line goes: stderr is left as it was
-  }
-
- private:
-  const OrderedRun& run_;
-  Clock::time_point start_, last_;
-  bool shown_ = false;
-};
-
-}  // namespace
 
 RunEnd run_in_order(const OrderedRun& run, const std::function<ChunkProducer()>& make_producer,
                     const std::function<bool(const std::string&)>& sink) {
@@ -81,7 +50,7 @@ RunEnd run_in_order(const OrderedRun& run, const std::function<ChunkProducer()>&
 
   RunEnd end = RunEnd::Done;
   {
-    Progress progress(run);
+    ProgressLine progress(run.what, run.unit, run.progress);
     for (uint64_t c = 0; c < chunks; ++c) {
       ChunkText text;
       {
@@ -101,7 +70,7 @@ RunEnd run_in_order(const OrderedRun& run, const std::function<ChunkProducer()>&
         end = RunEnd::Error;
         break;
       }
-      progress.update(std::min<uint64_t>(rows, (c + 1) * run.chunk_rows));
+      progress.update(std::min<uint64_t>(rows, (c + 1) * run.chunk_rows), rows);
     }
   }
   {

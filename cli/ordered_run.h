@@ -23,7 +23,8 @@ struct OrderedRun {
   uint64_t first = 0, end = 0;  // the rows
   size_t chunk_rows = 8192;
   unsigned threads = 1;
-  bool progress = false;        // a progress line on stderr once the run passes a second
+  bool progress = false;        // a progress line on stderr once the run passes a second (cli/progress.h)
+  std::string what = "eval";    // the progress line's subject
   std::string unit = "cycles";  // what the progress line counts
 };
 

@@ -6,9 +6,11 @@
 
 #include "cli/commands.h"
 #include "cli/ordered_run.h"
+#include "cli/progress.h"
 #include "workload/model.h"
 #include "workload/run_params.h"
 #include "workload/runner.h"
+#include "text/plural.h"
 
 namespace polydat::cli {
 
@@ -23,6 +25,7 @@ int run_command(const RunArgs& args) {
   o.lib_paths = args.lib_paths;
   // nb-rs's form `run workload=FILE ...` beside `run FILE ...`.
   std::vector<std::string> words = args.assignments;
+  words.insert(words.end(), args.sets.begin(), args.sets.end());  // --set NAME=VALUE is an assignment
   std::string file = args.file;
   if (file.find('=') != std::string::npos) {
     words.insert(words.begin(), file);
@@ -50,7 +53,7 @@ int run_command(const RunArgs& args) {
   }
   if (auto refused = wrong_kind(file, FileKind::Workload)) {
     fmt::print(stderr, "{}", *refused);
-    return kUserError;
+    return kUsageError;
   }
   auto w = load_workload_file(file);
   if (!w) {
@@ -92,17 +95,13 @@ int run_command(const RunArgs& args) {
   auto out = OutputFile::open(output);
   if (!out) return kUserError;
   const auto start = std::chrono::steady_clock::now();
-  const bool tty = !args.quiet && isatty(STDERR_FILENO);
-  bool progress_shown = false;
-  if (tty)
-    o.progress = [&](uint64_t cycles, uint64_t ops) {
-      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      if (s < 1) return;
-      fmt::print(stderr, "\r{} cycles, {} ops, {:.1f} s", cycles, ops, s);
-      progress_shown = true;
-    };
+  ProgressLine progress("run " + file, "cycles", progress_wanted(args.quiet));
+  o.progress = [&](const workload::RunProgress& p) {
+    progress.update(p.phase_done, p.phase_cycles,
+                    fmt::format("phase run {}; {} {} so far", p.phase_runs, grouped(p.ops), p.ops == 1 ? "op" : "ops"));
+  };
   auto r = run_workload(*w, o, [&](const std::string& text) { return out->write(text); });
-  if (progress_shown) fmt::print(stderr, "\r\033[K");
+  progress.clear();
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!r) {
     fmt::print(stderr, "{}{}", r.error(), r.error().ends_with('\n') ? "" : "\n");
@@ -111,8 +110,9 @@ int run_command(const RunArgs& args) {
   if (!args.quiet)
     for (const std::string& warning : r->warnings) fmt::print(stderr, "warning: {}\n", warning);
   if (out->closed()) return kOk;
-  fmt::print(stderr, "polydat run: all phases complete: {} phase runs, {} cycles, {} ops ({} skipped by if:), {} kernels compiled, {:.3f} s\n",
-             r->phases, r->cycles, r->ops, r->skipped, r->compiles, secs);
+  fmt::print(stderr, "polydat run: all phases complete: {}, {}, {} ({} skipped by if:), {} compiled, {:.3f} s\n",
+             text::counted(r->phases, "phase run"), text::counted(r->cycles, "cycle"), text::counted(r->ops, "op"), r->skipped,
+             text::counted(r->compiles, "kernel"), secs);
   return kOk;
 }
 

@@ -14,6 +14,7 @@
 #include "boards/top_ports.h"
 #include "cli/board_flow.h"
 #include "cli/commands.h"
+#include "cli/output_folder.h"
 #include "fpga/estimate.h"
 #include "fpga/ice40_flow.h"
 #include "hls/report.h"
@@ -73,7 +74,7 @@ std::string logic_of(const std::string& sv) {
 int estimate_only(const SynthArgs& args, const hls::HlsOptions& options) {
   frontend::CompileResult r;
   auto k = design_for(args.hls, options, r);
-  if (!k) return kUserError;
+  if (!k) return k.error();
   const std::string& top = k->module.name;
   const fs::path dir = args.out_dir.empty() ? fs::path(top + "-" + args.estimate) : fs::path(args.out_dir);
   fmt::print("synth {}: {}; Yosys synth_{} for an estimate (no place and route) in {}\n", args.hls.file,
@@ -115,7 +116,7 @@ ir::Expected<WrapperCost, std::string> wrapper_cost(const Plan& plan, const Synt
   fmt::print("  the wrapper's own cost: the same flow around a null kernel with the same ports, in {}\n",
              dir.string());
   std::fflush(stdout);
-  auto r = run_ice40_flow(req);
+  auto r = run_ice40_flow(req, args);
   if (!r) return "measuring the QoR wrapper's own cost: " + r.error();
   WrapperCost c{std::move(*r), dir};
   cache.emplace(key, c);
@@ -150,10 +151,6 @@ int synth_command(const SynthArgs& args) {
     fmt::print(stderr, "error: give one of --board NAME or --device up5k|hx8k|lp8k|hx1k (or --estimate ecp5|xilinx)\n");
     return kUsageError;
   }
-  if (!(args.progress_s > 0)) {
-    fmt::print(stderr, "error: --progress must be a positive number of seconds\n");
-    return kUsageError;
-  }
   Plan plan;
   if (!args.board.empty()) {
     if (!args.package.empty()) {
@@ -161,7 +158,7 @@ int synth_command(const SynthArgs& args) {
       return kUsageError;
     }
     plan.board = load_board(args.board);
-    if (!plan.board) return kUserError;
+    if (!plan.board) return board_failure(args.board);
     plan.device = fpga::find_device(plan.board->device);
     plan.package = plan.board->package;
     if (!board_clock(*plan.board, args.freq_mhz, plan.pll)) return kUserError;
@@ -201,7 +198,7 @@ int synth_command(const SynthArgs& args) {
   for (int attempt = 1;; ++attempt) {
     frontend::CompileResult r;
     auto k = design_for(args.hls, hls, r);
-    if (!k) return kUserError;
+    if (!k) return k.error();
     std::string kernel_sv = k->module.text;
     if (!attempts.empty() && logic_of(kernel_sv) == logic_of(attempts.back().kernel_sv)) {
       fmt::print("  scheduled against {:.2f} ns the design is the same as attempt {}'s: stopping\n", *hls.clock_ns,
@@ -235,8 +232,11 @@ int synth_command(const SynthArgs& args) {
                                         {"latency", k->design.latency()},
                                         {"critical_path_ns", k->design.critical_path_ns},
                                         {"clock_ns", *hls.clock_ns}};
-    std::error_code mk;
-    fs::create_directories(dir, mk);
+    for (const fs::path& folder : {base, dir})
+      if (auto refused = make_output_folder(folder)) {
+        fmt::print(stderr, "error: {}\n", *refused);
+        return kUserError;
+      }
     write_file(dir / "hls.json", design_json.dump(2) + "\n");
     fmt::print("synth {}: {} at {:.2f} ns; {} {} at {} MHz{} in {}\n", args.hls.file, hls::summary_line(k->design),
                *hls.clock_ns, plan.device->name, req.package.empty() ? plan.device->default_package : req.package,
@@ -244,7 +244,7 @@ int synth_command(const SynthArgs& args) {
                plan.board ? ", board " + plan.board->name : ", inside the QoR wrapper (clk, rst and one output pin)",
                dir.string());
     std::fflush(stdout);
-    auto got = run_ice40_flow(req);
+    auto got = run_ice40_flow(req, args);
     if (!got) {
       fmt::print(stderr, "error: {}\n", got.error());
       return kUserError;
@@ -303,6 +303,7 @@ int synth_command(const SynthArgs& args) {
   std::string text = fpga::render_text(report);
   nlohmann::json json = fpga::to_json(report);
   json["board"] = plan.board ? plan.board->name : "";  // what `polydat flash` checks
+  if (plan.board && args.board != plan.board->name) json["board_file"] = fs::absolute(args.board).string();  // flash reloads it
   json["hls"] = {{"design", best.shape},
                  {"ii", best.ii},
                  {"latency", best.latency},

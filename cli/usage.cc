@@ -7,7 +7,9 @@
 #include <optional>
 #include <sstream>
 
+#include "cli/values.h"
 #include "frontend/diagnostics.h"
+#include "text/count.h"
 
 namespace polydat::cli {
 
@@ -91,6 +93,59 @@ CLI::Validator existing_folder() {
       "DIR");
 }
 
+CLI::Validator output_folder() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        if (s.empty()) return "an empty path";
+        std::error_code ec;
+        if (fs::is_directory(s, ec)) return "";
+        if (fs::exists(s, ec)) return "'" + s + "' is a file, not a folder";
+        const fs::path parent = fs::path(s).parent_path();
+        if (!parent.empty() && !fs::is_directory(parent, ec)) return "the folder '" + parent.string() + "' does not exist";
+        return "";
+      },
+      "DIR");
+}
+
+CLI::Validator count() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        const std::optional<uint64_t> n = text::parse_count(s);
+        if (!n) return "a count (digits, or with K, M or B as 10K, 20M), not '" + s + "'";
+        s = std::to_string(*n);
+        return "";
+      },
+      "COUNT");
+}
+
+CLI::Validator stall_chance() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        const auto v = number(s);
+        if (v && *v >= 0 && *v <= 0.95) return "";
+        return "a chance from 0 to 0.95 (past that a run barely moves), not '" + s + "'";
+      },
+      "CHANCE");
+}
+
+CLI::Validator cycle_range() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        return parse_cycles(s) ? "" : "N or A..B (half-open, A <= B; counts as 10K or 20M), not '" + s + "'";
+      },
+      "RANGE");
+}
+
+namespace {
+// Flags renamed so that one name has one meaning (docs/guide.md "Flags shared across subcommands").
+struct Renamed {
+  const char* command;
+  const char* old_name;
+  const char* new_name;
+};
+constexpr Renamed kRenamed[] = {{"synth", "--seed", "--place-seed (--seed is a differential run's seed)"}};
+}  // namespace
+
 std::string usage_error_text(const CLI::App* app, const CLI::Error& e) {
   const CLI::App* cmd = named_command(app);
   std::string text = e.what();
@@ -103,8 +158,10 @@ std::string usage_error_text(const CLI::App* app, const CLI::Error& e) {
     if (!first.empty()) {
       const bool option = first.rfind("-", 0) == 0;
       const bool subcommand = cmd == app && !option;
-      text = fmt::format("unknown {} '{}'{}", option ? "option" : subcommand ? "subcommand" : "argument", first,
-                         suggestion(cmd, first));
+      std::string hint = suggestion(cmd, first);
+      for (const Renamed& r : kRenamed)
+        if (cmd->get_name() == r.command && first == r.old_name) hint = fmt::format("; {} is now {}", r.old_name, r.new_name);
+      text = fmt::format("unknown {} '{}'{}", option ? "option" : subcommand ? "subcommand" : "argument", first, hint);
     }
   }
   // CLI::IsMember's "--engine: lvm not in {interp,llvm}": name the near miss.

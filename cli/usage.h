@@ -18,6 +18,14 @@ CLI::Validator non_empty_path();
 CLI::Validator writable_file();
 // A folder that exists (-L).
 CLI::Validator existing_folder();
+// A folder to write into: a folder now, or a new name in a folder that exists (-o DIR).
+CLI::Validator output_folder();
+// A count as text::parse_count reads it (10K, 20M, 1_000), rewritten to its digits for the option.
+CLI::Validator count();
+// --stall: a chance from 0 to 0.95 (past that a run barely moves).
+CLI::Validator stall_chance();
+// --cycles: N or A..B (half-open), each a count.
+CLI::Validator cycle_range();
 
 // `error: ...` for a parse error, with the option or subcommand the user
 // probably meant when an argument is unknown.

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "text/count.h"
 #include "text/csv.h"
 
 namespace polydat::cli {
@@ -80,6 +81,7 @@ std::string csv_field(const ir::Value& v) {
 std::optional<CycleRange> parse_cycles(const std::string& text) {
   const size_t dots = text.find("..");
   auto number = [](const std::string& s) -> std::optional<uint64_t> {
+    if (auto n = text::parse_count(s)) return n;  // 20M, 1_000 as a workload's cycles take them
     auto p = parse_integer(s);
     if (!p || p->first) return std::nullopt;
     return static_cast<uint64_t>(p->second);

@@ -17,7 +17,7 @@ std::optional<ir::Value> parse_value(const std::string& text, const ir::Ty& ty);
 // A value as a CSV field: rendered, quoted when it holds a comma, quote or newline (RFC 4180).
 std::string csv_field(const ir::Value& v);
 
-// A half-open cycle range from "N" (0..N) or "A..B".
+// A half-open cycle range from "N" (0..N) or "A..B", each a count as text::parse_count reads it or an integer.
 struct CycleRange {
   uint64_t begin = 0;
   uint64_t end = 0;

@@ -13,6 +13,7 @@
 #include "boards/top_ports.h"
 #include "cli/board_flow.h"
 #include "cli/flow.h"
+#include "cli/output_folder.h"
 #include "fpga/ice40_flow.h"
 #include "fpga/report.h"
 #include "hwtop/board_stream.h"
@@ -25,6 +26,7 @@
 #include "workload/model.h"
 #include "workload/run_params.h"
 #include "workload/runner.h"
+#include "text/plural.h"
 
 namespace polydat::cli {
 
@@ -101,8 +103,10 @@ int workload_emit_sv_command(const HlsArgs& args, const std::vector<std::string>
   int rc = kOk;
   auto l = load(args, assignments, false, rc);
   if (!l) return rc;
-  std::error_code ec;
-  fs::create_directories(out_dir, ec);
+  if (auto refused = make_output_folder(out_dir)) {
+    fmt::print(stderr, "error: {}\n", *refused);
+    return kUserError;
+  }
   for (const auto& [name, text] : hwtop::sv_files(l->hw)) {
     std::ofstream f(fs::path(out_dir) / name, std::ios::binary);
     f << text;
@@ -111,8 +115,9 @@ int workload_emit_sv_command(const HlsArgs& args, const std::vector<std::string>
       return kUserError;
     }
   }
-  fmt::print("{}: {} scope modules, {} entries, {} shared cells; top {} in {}\n", args.file, l->hw.modules.size(),
-             l->hw.entries.size(), l->hw.cells.size(), l->hw.top, out_dir);
+  fmt::print("{}: {}, {}, {}; top {} in {}\n", args.file, text::counted(l->hw.modules.size(), "scope module"),
+             text::counted(l->hw.entries.size(), "entry", "entries"), text::counted(l->hw.cells.size(), "shared cell"),
+             l->hw.top, out_dir);
   for (const hwtop::HwModule& m : l->hw.modules)
     fmt::print("  {}: {} ({} cfg, {} in, {} out)\n", m.name, m.scope->module.label, m.cfg_ports.size(), m.in_ports.size(),
                m.out_ports.size());
@@ -181,7 +186,7 @@ std::optional<BoardPlan> board_plan(const std::string& name, std::optional<doubl
 
 int workload_board_cosim(const CosimArgs& args, const std::vector<std::string>& assignments) {
   auto plan = board_plan(args.board, args.freq_mhz);
-  if (!plan) return kUserError;
+  if (!plan) return board_failure(args.board);
   int rc = kOk;
   auto l = load(args.hls, assignments, true, rc, [&](hls::HlsOptions o) { return plan->adjust(o); });
   if (!l) return rc;
@@ -215,9 +220,10 @@ int workload_board_cosim(const CosimArgs& args, const std::vector<std::string>& 
   fmt::print("{}", *lines);
   const bool ok = *lines == want->text && run->framing_errors == 0;
   fmt::print(stderr, "polydat cosim: {} on board {} ({} MHz): {} of {} records over the UART ({} baud, {} characters a record), "
-                     "{} framing errors, {} cycles ({:.3f} s of board time) in {:.1f} s: {}\n",
+                     "{}, {} ({:.3f} s of board time) in {:.1f} s: {}\n",
              args.hls.file, plan->board.name, plan->mhz, records.size(), want->hardware_records, plan->board.baud, top.line_chars,
-             run->framing_errors, run->cycles, run->cycles / (plan->mhz * 1e6), seconds,
+             text::counted(run->framing_errors, "framing error"), text::counted(run->cycles, "cycle"),
+             run->cycles / (plan->mhz * 1e6), seconds,
              ok ? "identical to polydat run" : "MISMATCH against polydat run");
   return ok ? kOk : kUserError;
 }
@@ -230,7 +236,7 @@ int workload_synth_command(const SynthArgs& args, const std::vector<std::string>
     return kUsageError;
   }
   auto plan = board_plan(args.board, args.freq_mhz);
-  if (!plan) return kUserError;
+  if (!plan) return board_failure(args.board);
   if (!plan->device) {
     fmt::print(stderr, "error: no device '{}' in the iCE40 table\n", plan->board.device);
     return kUserError;
@@ -247,11 +253,13 @@ int workload_synth_command(const SynthArgs& args, const std::vector<std::string>
   req.top = top.module;
   req.sv = top.sv;
   req.dir = args.out_dir.empty() ? fs::path(fs::path(args.hls.file).stem().string() + "-" + plan->board.name) : fs::path(args.out_dir);
-  fmt::print("synth {}: {} scope modules, {} entries, {} shared cells; board {} ({} {}) at {} MHz, records over the UART, in {}\n",
-             args.hls.file, l->hw.modules.size(), l->hw.entries.size(), l->hw.cells.size(), plan->board.name,
+  fmt::print("synth {}: {}, {}, {}; board {} ({} {}) at {} MHz, records over the UART, in {}\n",
+             args.hls.file, text::counted(l->hw.modules.size(), "scope module"),
+             text::counted(l->hw.entries.size(), "entry", "entries"), text::counted(l->hw.cells.size(), "shared cell"),
+             plan->board.name,
              plan->board.device, plan->board.package, plan->mhz, req.dir.string());
   std::fflush(stdout);
-  auto got = run_ice40_flow(req);
+  auto got = run_ice40_flow(req, args);
   if (!got) {
     fmt::print(stderr, "error: {}\n", got.error());
     return kUserError;
@@ -264,10 +272,6 @@ int workload_cosim_command(const CosimArgs& args, const std::vector<std::string>
   if (!args.board.empty()) return workload_board_cosim(args, assignments);
   if (args.sim != "verilator" && args.sim != "systemc") {
     fmt::print(stderr, "error: a workload co-simulates with --sim verilator or systemc, not '{}'\n", args.sim);
-    return kUsageError;
-  }
-  if (!(args.stall >= 0 && args.stall < 1)) {
-    fmt::print(stderr, "error: --stall is a probability in [0, 1)\n");
     return kUsageError;
   }
   int rc = kOk;
@@ -300,8 +304,9 @@ int workload_cosim_command(const CosimArgs& args, const std::vector<std::string>
                        "({} records against {} lines)\n", line, sim->records.size(), want->ops);
     return kUserError;
   }
-  fmt::print(stderr, "polydat cosim: {} on {}: {} records, {} cycles, identical to polydat run ({} modules, {} entries{}, {:.1f} s)\n",
-             args.hls.file, args.sim, sim->records.size(), sim->cycles, l->hw.modules.size(), l->hw.entries.size(),
+  fmt::print(stderr, "polydat cosim: {} on {}: {}, {}, identical to polydat run ({}, {}{}, {:.1f} s)\n",
+             args.hls.file, args.sim, text::counted(sim->records.size(), "record"), text::counted(sim->cycles, "cycle"),
+             text::counted(l->hw.modules.size(), "module"), text::counted(l->hw.entries.size(), "entry", "entries"),
              args.stall > 0 ? fmt::format(", stall {}", args.stall) : "", secs);
   return kOk;
 }

@@ -9,6 +9,8 @@
 
 #include "difftest/kernel_generator.h"
 #include "difftest/reduce.h"
+#include "difftest/report.h"
+#include "text/plural.h"
 
 namespace polydat::difftest {
 
@@ -43,8 +45,7 @@ std::string write_finding(const CampaignOptions& o, uint64_t kernel_seed, const 
   out << fmt::format("// polydat fuzz: generated kernel {} (--seed {}), reduced; {} {}\n", kernel_seed, o.seed,
                      e.engine, verdict_name(kind));
   out << "// " << one_line(detail) << "\n";
-  out << fmt::format("// replay: polydat difftest {} --engines {} --inputs {} --seed {} --stall {}\n", file, e.engine,
-                     run.inputs, run.seed, run.stall);
+  out << "// replay: " << difftest_command_line(file, e.engine, run) << "\n";
   out << reduced;
   return path.string();
 }
@@ -82,6 +83,7 @@ CampaignReport run_campaign(const CampaignOptions& o, const std::function<void(c
   const auto t0 = std::chrono::steady_clock::now();
   for (const std::string& e : o.run.engines) rep.engines[e];
   for (uint64_t i = 0; i < o.count; ++i) {
+    if (o.kernel_starts) o.kernel_starts(i, rep.findings.size());
     const uint64_t kernel_seed = o.seed + i;
     const GeneratedKernel g = campaign_kernel(kernel_seed, o.run.engines);
     if (i % std::max<size_t>(o.models_per_build, 1) == 0) prepare_chunk(o, i, progress);
@@ -89,6 +91,7 @@ CampaignReport run_campaign(const CampaignOptions& o, const std::function<void(c
     run.seed = kernel_seed;
     const KernelResult r = run_kernel(kernel_name(kernel_seed), g.text, run);
     ++rep.kernels;
+    KernelOutcome& outcome = rep.outcomes.emplace_back(KernelOutcome{kernel_name(kernel_seed), kernel_seed, r, {}});
     if (!r.compiled()) {
       ++rep.frontend_refusals;
       fs::create_directories(o.out_dir);
@@ -96,6 +99,7 @@ CampaignReport run_campaign(const CampaignOptions& o, const std::function<void(c
       std::ofstream(path) << "// polydat fuzz: the frontend refuses generated kernel " << kernel_seed
                           << " (a generator bug)\n" << g.text;
       rep.findings.push_back(path.string());
+      outcome.written["frontend"] = path.string();
       progress(fmt::format("kernel {}: the frontend refuses it: {}", kernel_seed, path.string()));
       continue;
     }
@@ -108,23 +112,25 @@ CampaignReport run_campaign(const CampaignOptions& o, const std::function<void(c
         ++t.findings;
         const std::string file = write_finding(o, kernel_seed, run, g.text, e);
         rep.findings.push_back(file);
+        outcome.written[e.engine] = file;
         progress(fmt::format("kernel {}: {} {}: {}", kernel_seed, e.engine, verdict_name(e.verdict), file));
       }
     }
-    if ((i + 1) % 100 == 0) progress(fmt::format("{} kernels, {} findings", i + 1, rep.findings.size()));
+    if ((i + 1) % 100 == 0) progress(fmt::format("{}, {}", text::counted(i + 1, "kernel"), text::counted(rep.findings.size(), "finding")));
   }
   rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return rep;
 }
 
 std::string render(const CampaignReport& r, const CampaignOptions& o) {
-  std::string out = fmt::format("fuzz: {} generated kernels (seeds {}..{}), {} evaluations each at most, {:.1f} s\n",
-                                r.kernels, o.seed, o.seed + r.kernels, o.run.inputs, r.seconds);
+  std::string out = fmt::format("fuzz: {} (seeds {}..{}), {} each at most, {:.1f} s\n",
+                                text::counted(r.kernels, "generated kernel"), o.seed, o.seed + r.kernels,
+                                text::counted(o.run.inputs, "evaluation"), r.seconds);
   out += fmt::format("  evaluations compared with the oracle: {}\n", r.evaluations);
   if (r.frontend_refusals) out += fmt::format("  refused by the frontend (generator bugs): {}\n", r.frontend_refusals);
   for (const std::string& e : o.run.engines) {
     const EngineTally& t = r.engines.at(e);
-    out += fmt::format("  {}: {} agree, {} refused, {} findings\n", e, t.agreed, t.refused, t.findings);
+    out += fmt::format("  {}: {} agree, {} refused, {}\n", e, t.agreed, t.refused, text::counted(t.findings, "finding"));
   }
   out += fmt::format("  findings: {}{}\n", r.findings.size(), r.findings.empty() ? "" : " (written to " + o.out_dir + ")");
   for (const std::string& f : r.findings) out += "    " + f + "\n";

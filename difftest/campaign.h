@@ -20,10 +20,20 @@ struct CampaignOptions {
   std::string out_dir;  // where findings are written (created when there is one)
   size_t reduce_tries = 300;  // kernels tried while reducing one finding
   size_t models_per_build = 48;  // Verilator and SystemC: kernels whose models are built as one program
+  // Called before each kernel with the kernels done and the findings so far (the progress line).
+  std::function<void(uint64_t done, size_t findings)> kernel_starts;
 };
 
 struct EngineTally {
   size_t agreed = 0, refused = 0, findings = 0;
+};
+
+// A kernel of the campaign as it ran, for the reports (difftest/report.h).
+struct KernelOutcome {
+  std::string name;  // gen<seed>.gk
+  uint64_t seed = 0;
+  KernelResult result;
+  std::map<std::string, std::string> written;  // by engine ("frontend" for a refusal): the file written for it
 };
 
 struct CampaignReport {
@@ -31,6 +41,7 @@ struct CampaignReport {
   size_t frontend_refusals = 0;               // generated kernels the frontend refused: generator bugs
   std::map<std::string, EngineTally> engines;  // by engine name
   std::vector<std::string> findings;          // the files written
+  std::vector<KernelOutcome> outcomes;         // every kernel, in seed order
   double seconds = 0;
 };
 

@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include <chrono>
 #include <random>
 
 #include "difftest/random_values.h"
@@ -11,6 +12,7 @@
 #include "hls/design.h"
 #include "ir/interp.h"
 #include "sim/cosim.h"
+#include "text/plural.h"
 
 namespace polydat::difftest {
 
@@ -120,6 +122,17 @@ const EngineResult* KernelResult::finding() const {
 }
 
 namespace {
+// Sets the time of the result an engine's turn adds, however the turn ends.
+struct EngineStopwatch {
+  std::vector<EngineResult>& results;
+  size_t before = results.size();
+  std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
+  ~EngineStopwatch() {
+    if (results.size() > before)
+      results.back().seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+};
+
 frontend::CompileOptions compile_options(const Options& options) {
   frontend::CompileOptions copts;
   copts.lib_paths = options.lib_paths;
@@ -169,6 +182,8 @@ KernelResult run_compiled(const frontend::CompileResult& front, const Options& o
   }
   std::optional<ir::Expected<flow::Emitted, hls::HlsError>> hw;  // made once, for the first RTL engine
   for (const std::string& name : options.engines) {
+    if (options.engine_starts) options.engine_starts(result.engines.size(), options.engines.size(), name);
+    const EngineStopwatch stopwatch{result.engines};
     const flow::EngineInfo* info = flow::find_engine(name);
     if (!info) {
       result.engines.push_back({name, Verdict::Fails, "no engine is called '" + name + "'", 0});
@@ -202,12 +217,12 @@ KernelResult run_compiled(const frontend::CompileResult& front, const Options& o
 
 std::string render(const KernelResult& r) {
   if (!r.compiled()) return "  the kernel does not compile:\n" + r.frontend_error;
-  std::string out = fmt::format("  oracle (interpreter, unoptimised IR): {} evaluations", r.evaluations);
-  if (r.dropped) out += fmt::format(" ({} inputs dropped: the oracle stopped at the iteration limit)", r.dropped);
+  std::string out = fmt::format("  oracle (interpreter, unoptimised IR): {}", text::counted(r.evaluations, "evaluation"));
+  if (r.dropped) out += fmt::format(" ({} dropped: the oracle stopped at the iteration limit)", text::counted(r.dropped, "input"));
   out += "\n";
   for (const EngineResult& e : r.engines) {
     out += fmt::format("  {}: {}", e.engine, verdict_name(e.verdict));
-    if (e.verdict == Verdict::Agrees) out += fmt::format(" ({} evaluations)", e.compared);
+    if (e.verdict == Verdict::Agrees) out += fmt::format(" ({})", text::counted(e.compared, "evaluation"));
     if (!e.detail.empty()) out += ": " + e.detail;
     out += "\n";
   }

@@ -26,6 +26,8 @@ struct Options {
   // Rewrites the emitted SystemVerilog before the RTL engines simulate it:
   // how tests plant a fault the comparison must catch.
   std::function<std::string(const std::string&)> sv_fault;
+  // Called as each engine starts, with how many have finished (the progress line).
+  std::function<void(size_t done, size_t total, const std::string& engine)> engine_starts;
 };
 
 enum class Verdict {
@@ -41,6 +43,7 @@ struct EngineResult {
   Verdict verdict = Verdict::Agrees;
   std::string detail;  // the refusal, the failure or the first disagreement, in words
   size_t compared = 0;
+  double seconds = 0;  // this engine's build and run (the reports' time)
 };
 
 struct KernelResult {

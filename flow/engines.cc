@@ -22,6 +22,7 @@ O rtl_options(const EngineOptions& o) {
   r.stall = o.stall;
   r.seed = o.seed;
   r.sv = o.sv;
+  r.progress = o.progress;
   if (o.max_idle) r.max_idle = *o.max_idle;
   if (!o.cache.empty()) r.cache = o.cache;
   return r;

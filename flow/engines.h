@@ -29,6 +29,7 @@ struct EngineOptions {
   std::string kernel_file;        // SystemC: the kernel its reference model compiles inside the simulation
   std::vector<std::string> lib_paths;
   std::optional<uint64_t> max_idle;  // RTL: cycles without a result before a hang (default: the engine's, 1,000,000)
+  sim::ProgressHook progress;        // RTL: results so far while the model runs (the progress line)
   // interp: back edges one execution of one loop may take before it is reported (default: the language's limit).
   std::optional<uint64_t> max_iterations;
 };

@@ -79,9 +79,7 @@ nlohmann::json to_json(const SynthReport& r) {
 }
 
 int exit_status(const SynthReport& r) {
-  if (!r.fits) return 2;
-  if (!r.meets_timing) return 1;
-  return 0;
+  return r.fits && r.meets_timing ? 0 : 3;
 }
 
 }  // namespace polydat::fpga

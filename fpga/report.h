@@ -33,7 +33,8 @@ struct SynthReport {
 std::string render_text(const SynthReport& r);
 nlohmann::json to_json(const SynthReport& r);
 
-// Exit status a command reports: 0 when it fits and meets timing.
+// Exit status a command reports (docs/guide.md "Exit codes"): 0 when it fits and meets timing,
+// 3 when it does not fit or misses its clock (the report says which).
 int exit_status(const SynthReport& r);
 
 }  // namespace polydat::fpga

@@ -2,10 +2,12 @@
 #include "frontend/check.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <set>
 
 #include "frontend/check_internal.h"
 #include "frontend/cursors.h"
+#include "text/plural.h"
 
 namespace polydat::frontend {
 
@@ -70,7 +72,7 @@ void UnitChecker::check_destructure(Stmt& s, std::optional<size_t> local_scope) 
   }
   if (ty.arity() != s.names.size()) {
     error(DiagKind::TupleMisuse, s.span,
-          "this gives " + std::to_string(ty.arity()) + " values, not " + std::to_string(s.names.size()));
+          "this gives " + text::counted(ty.arity(), "value") + ", not " + std::to_string(s.names.size()));
     return;
   }
   for (size_t i = 0; i < s.names.size(); ++i) {
@@ -144,25 +146,7 @@ void UnitChecker::finish_signature() {
     select_outputs(p_.options.outputs);
     return;
   }
-  // File units: every binding nothing else reads, plus those listed by `output`.
-  std::set<std::string> listed;
-  for (Stmt* s : outputs_listed_)
-    for (auto& [name, span] : s->names) {
-      auto it = scope_.find(name);
-      if (it == scope_.end() || (it->second.kind != Entry::Kind::Binding && it->second.kind != Entry::Kind::Part)) {
-        if (!reported_unknown_.count(name))
-          error(DiagKind::UnknownOutput, span, "'" + name + "' is not a binding of this file");
-        continue;
-      }
-      listed.insert(name);
-    }
-  for (const std::string& name : names_in_order_) {
-    const Entry& e = scope_.at(name);  // names_in_order_ holds exactly the declared names
-    if (e.kind != Entry::Kind::Binding && e.kind != Entry::Kind::Part) continue;
-    if (e.referenced && !listed.count(name)) continue;
-    if (is_cursor_helper(name) && !listed.count(name)) continue;  // a cursor's own: the runner asks for it
-    u_.outputs.push_back(output_port(name, e));
-  }
+  for (const std::string& name : default_outputs(true)) u_.outputs.push_back(output_port(name, scope_.at(name)));
   // Under scope_cells a scope may hold only cells: a kernel of no outputs.
   const bool has_cells = std::any_of(u_.params.begin(), u_.params.end(), [](const Port& p) { return p.is_shared; });
   if (u_.outputs.empty() && !diags().has_errors() && !has_cells && !module_library())
@@ -208,19 +192,73 @@ const std::set<const Stmt*>& UnitChecker::volatile_reach() {
   return out;
 }
 
-// The caller's choice of the root's outputs: any of its bindings, each once.
+// A file unit's outputs: every binding nothing else reads, plus those listed by `output`
+// (`report`: say which listed names are not bindings).
+std::vector<std::string> UnitChecker::default_outputs(bool report) {
+  std::vector<std::string> out;
+  std::set<std::string> listed;
+  for (Stmt* s : outputs_listed_)
+    for (auto& [name, span] : s->names) {
+      auto it = scope_.find(name);
+      if (it == scope_.end() || (it->second.kind != Entry::Kind::Binding && it->second.kind != Entry::Kind::Part)) {
+        if (report && !reported_unknown_.count(name))
+          error(DiagKind::UnknownOutput, span, "'" + name + "' is not a binding of this file");
+        continue;
+      }
+      listed.insert(name);
+    }
+  for (const std::string& name : names_in_order_) {
+    const Entry& e = scope_.at(name);  // names_in_order_ holds exactly the declared names
+    if (e.kind != Entry::Kind::Binding && e.kind != Entry::Kind::Part) continue;
+    if (e.referenced && !listed.count(name)) continue;
+    if (is_cursor_helper(name) && !listed.count(name)) continue;  // a cursor's own: the runner asks for it
+    out.push_back(name);
+  }
+  return out;
+}
+
+// Every binding a caller may ask for as an output, in the order the file declares them.
+std::vector<std::string> UnitChecker::binding_names() const {
+  std::vector<std::string> out;
+  for (const std::string& name : names_in_order_) {
+    const Entry& e = scope_.at(name);
+    if ((e.kind == Entry::Kind::Binding || e.kind == Entry::Kind::Part) && !is_cursor_helper(name)) out.push_back(name);
+  }
+  return out;
+}
+
+// The caller's choice of the root's outputs: any of its bindings, each once. A name that is none is no
+// place in the file: the error has no location (kNoFile) and lists what could be asked for instead.
 void UnitChecker::select_outputs(const std::vector<std::string>& names) {
   std::set<std::string> seen;
   for (const std::string& name : names) {
     auto it = scope_.find(name);
     if (it == scope_.end() || (it->second.kind != Entry::Kind::Binding && it->second.kind != Entry::Kind::Part)) {
-      error(DiagKind::UnknownOutput, Span{u_.file, 0, 0}, "'" + name + "' is asked for as an output, but it is not a binding of this file");
+      error(DiagKind::UnknownOutput, Span{kNoFile, 0, 0}, unknown_request_message(name));
       continue;
     }
     if (!seen.insert(name).second) continue;
     const Entry& e = it->second;
     u_.outputs.push_back(output_port(name, e));
   }
+}
+
+std::string UnitChecker::unknown_request_message(const std::string& name) {
+  const std::vector<std::string> outputs = default_outputs(false), bindings = binding_names();
+  auto join = [](const std::vector<std::string>& v) {
+    std::string out;
+    for (const std::string& n : v) out += (out.empty() ? "" : ", ") + n;
+    return out;
+  };
+  std::vector<std::string> others;
+  for (const std::string& b : bindings)
+    if (std::find(outputs.begin(), outputs.end(), b) == outputs.end()) others.push_back(b);
+  const std::string file = std::filesystem::path(p_.sources.file(u_.file).path).filename().string();
+  std::string msg = "'" + name + "' is asked for as an output, but it is not a binding of " + file;
+  if (const std::string near = closest_name(name, bindings); !near.empty()) msg += " (did you mean '" + near + "'?)";
+  msg += outputs.empty() ? "; it has no outputs" : "; its outputs: " + join(outputs);
+  if (!others.empty()) msg += "; its other bindings: " + join(others);
+  return msg;
 }
 
 }  // namespace check_detail

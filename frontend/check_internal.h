@@ -78,6 +78,9 @@ class UnitChecker {
   Port output_port(const std::string& name, const Entry& e);
   const std::set<const Stmt*>& volatile_reach();
   void select_outputs(const std::vector<std::string>& names);
+  std::vector<std::string> default_outputs(bool report);
+  std::vector<std::string> binding_names() const;
+  std::string unknown_request_message(const std::string& name);
 
   // check_exprs.cc: constants known when the kernel is built, and the typing of expressions.
   bool value_of_caller(const Expr& arg, const std::string& what);

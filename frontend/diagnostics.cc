@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "text/located.h"
+#include "text/plural.h"
 
 namespace polydat::frontend {
 
@@ -81,7 +82,8 @@ const char* severity_word(Severity s) {
 // One located line plus the source line and a caret under the span (on its first line).
 std::string located(const SourceMap& sources, Span s, const char* word, std::string_view message,
                     std::string_view kind) {
-  if (s.file >= sources.size()) return std::string(word) + ": " + std::string(message) + "\n";
+  if (s.file >= sources.size())  // no place in a file (kNoFile): the message and its kind alone
+    return std::string(word) + ": " + std::string(message) + (kind.empty() ? "" : " [" + std::string(kind) + "]") + "\n";
   const SourceFile& f = sources.file(s.file);
   const auto [line, col] = f.line_col(std::min<uint32_t>(s.start, static_cast<uint32_t>(f.text.size())));
   const text::Place at{line, col, s.end > s.start ? s.end - s.start : size_t{1}};
@@ -118,7 +120,7 @@ std::string render_all(const Diagnostics& ds, const SourceMap& sources) {
     else (d.severity == Severity::Error ? errors : warnings) += 1;
   }
   if (errors + warnings == 0) return out;
-  auto count = [](size_t n, const char* what) { return std::to_string(n) + " more " + what + (n == 1 ? "" : "s"); };
+  auto count = [](size_t n, const char* what) { return text::counted(n, std::string("more ") + what); };
   std::string more;
   if (errors) more = count(errors, "error");
   if (warnings) more += (errors ? " and " : "") + count(warnings, "warning");

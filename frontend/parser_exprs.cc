@@ -78,14 +78,36 @@ struct Parser::Parens {
   Parser& p_;
 };
 
+// Out of line and cold: `||` or `&&` is a mistake worth a long message, built only when made.
+void Parser::doubled_operator(const Token& first) {
+  const std::string& text = sources_.file(file_).text;
+  fail(Span{file_, first.span.start, first.span.start + 2},
+       doubled_operator_message(text, expr_start_, first.span.start, first.kind == Tok::Pipe ? '|' : '&'));
+}
+
+namespace {
+// Restores the start of the enclosing whole expression when a nested one (in parentheses, an argument) ends.
+struct ExprStart {
+  ExprStart(uint32_t& slot, uint32_t now, bool whole) : slot_(slot), saved_(slot) {
+    if (whole) slot_ = now;
+  }
+  ~ExprStart() { slot_ = saved_; }
+  uint32_t& slot_;
+  uint32_t saved_;
+};
+}  // namespace
+
 ExprPtr Parser::expression(int min_prec) {
   Nesting guard(*this);
+  const ExprStart start(expr_start_, peek().span.start, min_prec == 1);
   ExprPtr lhs = postfix();
   while (true) {
     const Tok op = peek().kind;
     const int p = precedence(op);
     if (p == 0 || p < min_prec) return lhs;
-    take();
+    const Token& op_token = take();
+    if ((op == Tok::Pipe || op == Tok::Amp) && peek().kind == op && peek().span.start == op_token.span.end)
+      doubled_operator(op_token);
     ExprPtr rhs = expression(op == Tok::StarStar ? p : p + 1);
     auto e = node(ExprKind::Binary, join(lhs->span, rhs->span));
     e->op = op;

@@ -17,6 +17,10 @@
 
 namespace polydat::frontend::parse_detail {
 
+// parser_hints.cc: the message for `||` or `&&` (op '|' or '&') at text[op_start], in the expression
+// starting at text[expr_start]: what the single operator is, how it binds, and the rewrite.
+std::string doubled_operator_message(std::string_view text, size_t expr_start, size_t op_start, char op);
+
 // Thrown to abandon the current statement after a diagnostic; caught at the statement level.
 struct Abandon {};
 
@@ -104,6 +108,7 @@ class Parser {
   struct Parens;
   void set_depth(Expr& e, int child_depth);
   [[noreturn, gnu::noinline, gnu::cold]] void too_deep();
+  [[noreturn, gnu::noinline, gnu::cold]] void doubled_operator(const Token& first);
   ExprPtr expression(int min_prec = 1);
   ExprPtr postfix();
   ExprPtr prefix();
@@ -126,6 +131,7 @@ class Parser {
   size_t next_doc_ = 0;
   int nesting_ = 0;
   int parens_ = 0;  // grouping parentheses open around the current position
+  uint32_t expr_start_ = 0;  // where the innermost whole expression (not an operand of one) starts
   bool anonymous_seen_ = false;
   std::vector<StmtPtr> pending_;  // statements a cursor declaration made after the one returned
   bool in_module_ = false;        // parsing a module definition's body

@@ -11,6 +11,9 @@
 
 namespace polydat::frontend {
 
+// The file index of a message about no place in any file (a caller's option): rendered without a location.
+inline constexpr uint32_t kNoFile = UINT32_MAX;
+
 // A half-open byte range [start, end) of one file.
 struct Span {
   uint32_t file = 0;

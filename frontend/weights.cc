@@ -20,6 +20,19 @@ bool parse_f64(std::string_view text, double& out) {
   const auto r = std::from_chars(t.data(), t.data() + t.size(), out);
   return r.ec == std::errc() && r.ptr == t.data() + t.size();
 }
+// The first character of `text` that cannot be part of a number (or "" when there is none), named for a
+// message: a separator the spec does not take is the usual reason a weight does not parse.
+std::string found_hint(std::string_view text, std::string_view number_chars) {
+  const size_t i = text.find_first_not_of(number_chars);
+  if (i == std::string_view::npos) return "";
+  if (text[i] == ' ') return " (found a space)";
+  if (text[i] == '\t') return " (found a tab)";
+  return " (found '" + std::string(1, text[i]) + "')";
+}
+
+constexpr std::string_view kWeightChars = "0123456789.eE+-infatyINFATY";
+constexpr std::string_view kWeightSeparators = "items are separated by ';' or ',', and each is value:weight";
+constexpr std::string_view kHistSeparators = "elements are separated by a space, ',' or ';'";
 }  // namespace
 
 std::vector<std::optional<uint64_t>> cdf_thresholds(const std::vector<double>& weights) {
@@ -64,12 +77,13 @@ std::vector<WeightedItem> parse_weight_spec(std::string_view spec, std::string& 
     if (item.empty()) continue;
     const size_t colon = item.find(':');
     if (colon == std::string_view::npos) {
-      error = "expected 'value:weight', found '" + std::string(item) + "'";
+      error = "expected value:weight, found '" + std::string(item) + "' (no ':'); " + std::string(kWeightSeparators);
       return {};
     }
     WeightedItem w{std::string(item.substr(0, colon)), 0};
     if (!parse_f64(item.substr(colon + 1), w.weight)) {
-      error = "the weight of '" + std::string(item) + "' is not a number";
+      error = "the weight of '" + std::string(item) + "' is not a number" +
+              found_hint(trim(item.substr(colon + 1)), kWeightChars) + "; " + std::string(kWeightSeparators);
       return {};
     }
     if (!std::isfinite(w.weight) || w.weight <= 0) {
@@ -94,17 +108,20 @@ std::vector<WeightedItem> parse_histribution_spec(std::string_view spec, std::st
     if (elem.empty()) continue;
     const size_t colon = elem.find(':');
     if (labelled && colon == std::string_view::npos) {
-      error = "every element must be labelled ('label:weight'), not '" + std::string(elem) + "'";
+      error = "every element must be labelled ('label:weight') once one is, not '" + std::string(elem) + "'; " +
+              std::string(kHistSeparators);
       return {};
     }
     WeightedItem w{labelled ? std::string(elem.substr(0, colon)) : std::to_string(position), 0};
     uint64_t label = 0;
     if (labelled && !parse_u64(w.value, label)) {
-      error = "the label '" + w.value + "' is not a u64";
+      error = "the label '" + w.value + "' is not a u64" + found_hint(w.value, "0123456789+") + "; " +
+              std::string(kHistSeparators) + ", a label from its weight by ':'";
       return {};
     }
     if (!parse_f64(labelled ? elem.substr(colon + 1) : elem, w.weight) || !std::isfinite(w.weight) || w.weight < 0) {
-      error = "the weight of '" + std::string(elem) + "' must be a number, 0 or above";
+      error = "the weight of '" + std::string(elem) + "' must be a number, 0 or above" +
+              found_hint(labelled ? elem.substr(colon + 1) : elem, kWeightChars) + "; " + std::string(kHistSeparators);
       return {};
     }
     positive = positive || w.weight > 0;
@@ -175,7 +192,9 @@ std::vector<WeightedItem> weighted_call_items(const Expr& call, bool pick, std::
       error = "the spec must be a string literal (it is read when the kernel is built)";
       return {};
     }
-    return call.name == "histribution" ? parse_histribution_spec(*text, error) : parse_weight_spec(*text, error);
+    auto items = call.name == "histribution" ? parse_histribution_spec(*text, error) : parse_weight_spec(*text, error);
+    if (!error.empty()) error = call.name + "'s spec: " + error;  // which call's spec, when a line has several
+    return items;
   }
   std::vector<WeightedItem> items;
   if (call.args.size() < 3 || call.args.size() % 2 == 0) {

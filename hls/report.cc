@@ -5,6 +5,8 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "text/plural.h"
+
 namespace polydat::hls {
 
 namespace {
@@ -28,11 +30,12 @@ std::string step_name(const Design& d, uint32_t step) {
   return d.kind == DesignKind::Pipeline ? fmt::format("stage {}", step) : d.states.at(step).name;
 }
 
-std::string latency_text(const Design& d) {
-  if (d.kind == DesignKind::Pipeline) return fmt::format("{}", d.stages);
+}  // namespace
+
+std::string latency_formula(const Design& d) {
+  if (d.kind == DesignKind::Pipeline || d.loop_steps == 0) return fmt::format("{}", d.latency(0));
   return fmt::format("1 + {} + {}*(t+1) + {}", d.pre_steps, d.loop_steps, d.post_steps);
 }
-}  // namespace
 
 std::string op_label(const Design& d, ValueId v) { return node_label(d.dfg, v) + (d.is_dsp(v) ? " (DSP)" : ""); }
 
@@ -41,19 +44,25 @@ std::string report_text(const Design& d) {
   out += fmt::format("kernel {}: {} for {} at {:.2f} ns\n", d.dfg.name,
                      d.kind == DesignKind::Pipeline ? "pipeline" : "FSM", target_name(d.target), d.clock_ns);
   if (d.kind == DesignKind::Pipeline) {
-    out += fmt::format("  stages: {}\n  latency: {} cycles\n  initiation interval: 1\n", d.stages, d.stages);
+    out += fmt::format("  stages: {}\n  latency: {}\n  initiation interval: 1\n", d.stages, text::counted(d.stages, "cycle"));
+  } else if (d.loop_steps == 0) {  // a loop-free FSM (iterative units): the latency is one number
+    out += fmt::format("  states: {} (idle, {} computing, done)\n", d.states.size(), d.pre_steps + d.post_steps);
+    out += fmt::format("  latency: {}\n", text::counted(d.latency(0), "cycle"));
   } else {
     out += fmt::format("  states: {} (idle, {} before the loop, {} per iteration, {} after, done)\n", d.states.size(),
                        d.pre_steps, d.loop_steps, d.post_steps);
-    out += fmt::format("  latency: {} cycles for t loop iterations (t = 0: {})\n", latency_text(d), d.latency(0));
-    out += fmt::format("  initiation interval: latency + 1 (a new input once the result is taken)\n");
+    out += fmt::format("  latency: {} cycles, t the loop's back edges taken (t = 0: {})\n", latency_formula(d),
+                       d.latency(0));
+    out += fmt::format("    1 leaving idle, {} before the loop, {} per pass of the body (t+1 passes), {} after\n",
+                       d.pre_steps, d.loop_steps, d.post_steps);
   }
+  if (d.kind == DesignKind::Fsm) out += "  initiation interval: latency + 1 (a new input once the result is taken)\n";
   out += "  units:\n";
   for (const auto& [key, c] : unit_table(d))
     out += fmt::format("    {:>3} x {} {}-bit (area {:.0f})\n", c.count, key.first, key.second, c.area);
   size_t regs = d.registers.size();
   if (d.kind == DesignKind::Fsm) regs += (d.dfg.loop ? d.dfg.loop->state.size() : 0) + d.dfg.outputs.size();
-  out += fmt::format("  registers: {} ({} bits)\n", regs, d.register_bits());
+  out += fmt::format("  registers: {} ({})\n", regs, text::counted(d.register_bits(), "bit"));
   const Resources r = d.resources();
   out += fmt::format("  resources (model): {:.0f} LUTs, {:.0f} flip-flops, {:.0f} carries, {} DSPs", r.luts, r.ffs,
                      r.carries, r.dsps);
@@ -96,7 +105,7 @@ std::string report_json(const Design& d) {
     j["pre_loop_steps"] = d.pre_steps;
     j["loop_steps"] = d.loop_steps;
     j["post_loop_steps"] = d.post_steps;
-    j["latency_formula"] = latency_text(d);
+    j["latency_formula"] = latency_formula(d);
     j["latency_cycles_at_zero_iterations"] = d.latency(0);
   }
   nlohmann::ordered_json units = nlohmann::ordered_json::array();

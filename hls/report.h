@@ -20,6 +20,10 @@ struct TimingMiss {
 };
 std::optional<TimingMiss> timing_warning(const Design& d);
 
+// The latency in cycles: a count ("142") when it does not depend on a loop, else the formula in t, the
+// loop's back edges taken ("1 + 7 + 1*(t+1) + 4": idle, before the loop, per body pass, after).
+std::string latency_formula(const Design& d);
+
 // The design's shape in a few words: "pipeline, 8 stages", "FSM, 5 states".
 std::string summary_line(const Design& d);
 

@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "text/plural.h"
+
 namespace polydat::hwtop {
 
 namespace {
@@ -23,7 +25,7 @@ ir::Expected<void, DecodeError> stanza_agrees(const HwEntry& e, const Record& r,
   const std::string which = "record " + std::to_string(index) + " (entry " + std::to_string(r.entry) + ", cycle " +
                             std::to_string(r.cycle) + ", op " + std::to_string(r.op) + ")";
   if (r.cycle >= e.plan->cycles || stanza.empty())
-    return DecodeError{which + " is past the entry's " + std::to_string(e.plan->cycles) + " cycles"};
+    return DecodeError{which + " is past the entry's " + text::counted(e.plan->cycles, "cycle")};
   if (previous && previous->cycle >= r.cycle)
     return DecodeError{which + " comes after cycle " + std::to_string(previous->cycle) + "'s record: one record a cycle, in order"};
   const size_t want = stanza[r.cycle % stanza.size()];

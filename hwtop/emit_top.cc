@@ -6,6 +6,8 @@
 #include <optional>
 #include <set>
 
+#include "text/plural.h"
+
 namespace polydat::hwtop {
 
 using workload::ValueSource;
@@ -94,8 +96,8 @@ class TopEmitter {
   }
 
   void header() {
-    line("// The workload top: " + std::to_string(hw_.modules.size()) + " scope modules, " +
-         std::to_string(hw_.entries.size()) + " entries, " + std::to_string(hw_.cells.size()) + " shared cells.");
+    line("// The workload top: " + text::counted(hw_.modules.size(), "scope module") + ", " +
+         text::counted(hw_.entries.size(), "entry", "entries") + ", " + text::counted(hw_.cells.size(), "shared cell") + ".");
     line("// A cell's view or seed at a depth no entry reads is left for synthesis to remove.");
     line("/* verilator lint_off UNUSEDSIGNAL */");
     line("module " + hw_.top + " (");

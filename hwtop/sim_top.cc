@@ -7,6 +7,7 @@
 #include "hwtop/emit_top.h"
 #include "sim/build_support.h"
 #include "sim/verilator/verilator_engine.h"
+#include "text/plural.h"
 
 namespace polydat::hwtop {
 
@@ -213,7 +214,7 @@ ir::Expected<TopSimRun, std::string> simulate_top(const HwWorkload& hw, const To
   while (std::getline(in, line)) {
     if (line.rfind("D ", 0) == 0 || line.rfind("H ", 0) == 0) {
       run.cycles = std::stoull(line.substr(2));
-      if (line[0] == 'H') return fmt::format("the workload top did not finish in {} cycles (after {} records)", run.cycles, run.records.size());
+      if (line[0] == 'H') return fmt::format("the workload top did not finish in {} (after {})", text::counted(run.cycles, "cycle"), text::counted(run.records.size(), "record"));
       ended = true;
       break;
     }

@@ -38,7 +38,8 @@ void append_function(std::string& out, const CategoryIr& ir, const FuncDef& fd,
 
 std::string to_dot(const CategoryIr& ir) {
   const std::vector<uint32_t> ordinal = dump_detail::object_ordinals(ir);
-  std::string out = "digraph polydat {\n  rankdir=LR;\n";
+  // Top to bottom: a kernel's chains are long and narrow, so a page scrolls down them, not across.
+  std::string out = "digraph polydat {\n  rankdir=TB;\n";
   for (const FuncDef& fd : ir.funcs()) append_function(out, ir, fd, ordinal);
   out += "}\n";
   return out;

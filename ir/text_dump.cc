@@ -5,7 +5,7 @@
 
 namespace polydat::ir {
 
-std::string to_text(const CategoryIr& ir) {
+std::string to_text(const CategoryIr& ir, const std::vector<std::string>& file_names, uint32_t home_file) {
   const std::vector<uint32_t> ordinal = dump_detail::object_ordinals(ir);
   auto id = [&](ObjectId o) { return "%" + std::to_string(ordinal.at(o.v)); };
   std::string out;
@@ -20,7 +20,11 @@ std::string to_text(const CategoryIr& ir) {
       std::string line = "  " + id(mm.target) + " <- " + dump_detail::edge_text(ir, mm) + " " + id(mm.source);
       line.resize(std::max<size_t>(line.size(), 36), ' ');
       out += line + "  ; " + dump_detail::node_text(ir.object(mm.target));
-      if (mm.loc.line) out += "  @" + std::to_string(mm.loc.line) + ":" + std::to_string(mm.loc.col);
+      if (mm.loc.line) {
+        const bool foreign = mm.loc.file != home_file && mm.loc.file < file_names.size();
+        out += "  @" + (foreign ? file_names[mm.loc.file] + ":" : "") + std::to_string(mm.loc.line) + ":" +
+               std::to_string(mm.loc.col);
+      }
       out += "\n";
     }
     out += "\n";

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 
+#include "hls/report.h"
+#include "text/plural.h"
+
 namespace polydat::sim {
 
 namespace {
@@ -23,9 +26,9 @@ CosimReport compare(const hls::Design& d, const Batch& batch, const EngineRun& o
   r.oracle_seconds = oracle.seconds;
   const size_t n = batch.inputs.size();
   if (engine.outputs.size() != n)
-    r.missing = fmt::format("{} results for {} inputs", engine.outputs.size(), n);
+    r.missing = fmt::format("{} for {}", text::counted(engine.outputs.size(), "result"), text::counted(n, "input"));
   if (engine.accepted_at.size() != n)
-    r.missing += (r.missing.empty() ? "" : "; ") + fmt::format("{} inputs accepted of {}", engine.accepted_at.size(), n);
+    r.missing += (r.missing.empty() ? "" : "; ") + fmt::format("{} accepted of {}", text::counted(engine.accepted_at.size(), "input"), n);
   const size_t m = std::min(n, engine.outputs.size());
   for (size_t i = 0; i < m; ++i) {
     ++r.compared;
@@ -46,7 +49,7 @@ CosimReport compare(const hls::Design& d, const Batch& batch, const EngineRun& o
     r.max_latency = std::max(r.max_latency, measured);
     ++r.latency_checked;
     if (measured != claimed && r.latency_wrong++ == 0)
-      r.latency_first_wrong = fmt::format("evaluation {}: latency {} cycles, the report says {}", i, measured, claimed);
+      r.latency_first_wrong = fmt::format("evaluation {}: latency {}, the report says {}", i, text::counted(measured, "cycle"), claimed);
     if (i == 0) continue;
     const uint64_t ii = engine.accepted_at[i] - engine.accepted_at[i - 1];
     r.min_ii = i == 1 ? ii : std::min(r.min_ii, ii);
@@ -54,7 +57,7 @@ CosimReport compare(const hls::Design& d, const Batch& batch, const EngineRun& o
     const uint64_t claimed_ii = d.initiation_interval(oracle.iterations[i - 1]);
     if (ii != claimed_ii && r.latency_wrong++ == 0)
       r.latency_first_wrong =
-          fmt::format("evaluation {}: accepted {} cycles after the one before, the report says {}", i, ii, claimed_ii);
+          fmt::format("evaluation {}: accepted {} after the one before, the report says {}", i, text::counted(ii, "cycle"), claimed_ii);
   }
   return r;
 }
@@ -70,9 +73,7 @@ std::string render(const CosimReport& r, const hls::Design& d) {
   }
   if (!r.missing.empty()) out += "  handshake error: " + r.missing + "\n";
   if (r.free_flow && r.latency_checked) {
-    const std::string claim = d.kind == hls::DesignKind::Pipeline ? fmt::format("{}", d.stages)
-                                                                  : fmt::format("1 + {} + {}*(t+1) + {}", d.pre_steps,
-                                                                                d.loop_steps, d.post_steps);
+    const std::string claim = hls::latency_formula(d);
     out += fmt::format("  latency: {}..{} cycles measured, report {} ({})\n", r.min_latency, r.max_latency, claim,
                        r.latency_wrong ? "WRONG: " + r.latency_first_wrong : "agrees");
     out += fmt::format("  initiation interval: {}..{} cycles measured, report {}\n", r.min_ii, r.max_ii,

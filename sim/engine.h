@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,6 +27,9 @@ struct ModelRequest {
   const rtl::Module* module = nullptr;
   std::optional<std::string> sv;
 };
+
+// Called from another thread while a model runs: the batch's results so far, of its evaluations.
+using ProgressHook = std::function<void(uint64_t done, uint64_t total)>;
 
 // A batch: each evaluation's streamed inputs (in_* ports, in order), and the
 // effectively-const inputs (cfg_* ports), held for the whole batch.

@@ -7,7 +7,8 @@ packages=(
   libboost-graph-dev doctest-dev libyaml-cpp-dev
   nextpnr-ice40 fpga-icestorm fpga-icestorm-chipdb iverilog
   libxxhash-dev libssl-dev libpcre2-dev zlib1g-dev libzstd-dev libedit-dev libffi-dev
-  libcli11-dev libfmt-dev nlohmann-json3-dev librapidcheck-dev graphviz
+  libcli11-dev libfmt-dev nlohmann-json3-dev librapidcheck-dev graphviz libxml2-utils
+  librsvg2-bin  # rsvg-convert: polydat hls --format png renders the schedule SVG
 )
 missing=()
 for p in "${packages[@]}"; do

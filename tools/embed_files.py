@@ -3,6 +3,7 @@
 
 usage: embed_files.py --stdlib OUTPUT.cc FILE.gk...
        embed_files.py --boards OUTPUT.cc FILE.yaml...
+       embed_files.py --docs OUTPUT.cc FILE.md...
 
 --stdlib  the standard library's modules (frontend/stdlib/*.gk), looked up
           with frontend::bundled_module(name) and bundled_module_names()
@@ -10,6 +11,8 @@ usage: embed_files.py --stdlib OUTPUT.cc FILE.gk...
 --boards  the board files (boards/*.yaml), looked up with
           boards::bundled_board(name) and bundled_board_names() (declared in
           boards/bundled.h).
+--docs    user documentation (docs/*.md) that `polydat help` prints a
+          section of, looked up with cli::bundled_doc(name) (cli/docs.h).
 
 A file is named by its base name without the extension (icebreaker.yaml ->
 "icebreaker"); the table is sorted by name, so the *_names() functions return
@@ -35,6 +38,13 @@ KINDS = {
         "names": "bundled_board_names",
         "origin": "boards/*.yaml",
     },
+    "--docs": {
+        "include": "cli/docs.h",
+        "namespace": "polydat::cli",
+        "lookup": "bundled_doc",
+        "names": "bundled_doc_names",
+        "origin": "docs/*.md",
+    },
 }
 
 
@@ -57,7 +67,7 @@ def cpp_string(text):
 
 def usage(message):
     sys.stderr.write("embed_files.py: %s\n" % message)
-    sys.stderr.write("usage: embed_files.py --stdlib|--boards OUTPUT.cc FILE...\n")
+    sys.stderr.write("usage: embed_files.py --stdlib|--boards|--docs OUTPUT.cc FILE...\n")
     sys.exit(2)
 
 
@@ -112,7 +122,7 @@ def generate(kind, files):
 def main():
     args = sys.argv[1:]
     if len(args) < 2 or args[0] not in KINDS:
-        usage("the first argument is --stdlib or --boards, then the output file")
+        usage("the first argument is --stdlib, --boards or --docs, then the output file")
     kind, output, files = args[0], args[1], args[2:]
     text = generate(kind, files)
     with open(output, "w", encoding="utf-8") as f:

@@ -16,6 +16,14 @@
 
 namespace polydat::workload {
 
+// Where a run is, for its progress line: the whole run's counts and the phase run going.
+struct RunProgress {
+  uint64_t cycles = 0, ops = 0;     // the run's so far
+  uint64_t phase_runs = 0;          // phase runs started
+  uint64_t phase_done = 0;          // the phase run going: its cycles done ...
+  uint64_t phase_cycles = 0;        // ... of its cycles
+};
+
 struct RunOptions {
   std::string scenario;                                        // empty: `default`, else every phase in order
   std::vector<std::pair<std::string, std::string>> overrides;  // name=value from the command line
@@ -25,8 +33,8 @@ struct RunOptions {
   std::optional<TagFilter> tags;                               // tags=: which top-level ops run
   std::vector<std::string> lib_paths;                          // -L folders for the kernels' calls
   uint64_t max_loop_iterations = 1000000;                      // a do_while/do_until past this is an error
-  // Called about every 64K ops with the cycles and ops so far (the progress line).
-  std::function<void(uint64_t cycles, uint64_t ops)> progress;
+  // Called about every 64K ops (the progress line).
+  std::function<void(const RunProgress&)> progress;
   // Called as each phase run starts (in scenario order) with the bytes of
   // output and the ops rendered before it: where its lines begin.
   std::function<void(uint64_t bytes, uint64_t ops)> phase_run_starts;

@@ -136,6 +136,8 @@ Status Runner::walk() {
 Status Runner::run_ordinals(Frame& f, const std::vector<PreparedOp>& ops, const std::vector<size_t>& lut, uint64_t first,
                             uint64_t end) {
   uint64_t c = first;
+  phase_base_ = s_.cycles;
+  phase_cycles_ = end - first;
   if (o_.render.format == LineFormat::Stmt && o_.render.fields.empty() && f.scope() && f.scope()->native) {
     if (auto batch = BatchPhase::plan(f, ops, lut, f.scope()->native)) {
       while (c < end && !closed_) {
@@ -145,7 +147,7 @@ Status Runner::run_ordinals(Frame& f, const std::vector<PreparedOp>& ops, const 
         s_.cycles += d.rows;
         s_.ops += d.lines;
         s_.skipped += d.skipped;
-        if (o_.progress) o_.progress(s_.cycles, s_.ops);
+        if (o_.progress) report_progress();
         if (buf_.size() >= kFlushBytes) flush();
         if (d.rows < n) break;  // a loop past the limit: the op-by-op path below reports it
       }
@@ -190,9 +192,13 @@ Status Runner::render_line(const PreparedOp& op, Frame& f, uint64_t cycle) {
   auto st = render_op_line(op, o_.render, [&](const std::string& name) { return value_of(f, name, cycle, *op.def); }, buf_);
   if (!st) return st;
   ++s_.ops;
-  if (o_.progress && s_.ops % kProgressEvery == 0) o_.progress(s_.cycles, s_.ops);
+  if (o_.progress && s_.ops % kProgressEvery == 0) report_progress();
   if (buf_.size() >= kFlushBytes) flush();
   return {};
+}
+
+void Runner::report_progress() const {
+  o_.progress(RunProgress{s_.cycles, s_.ops, s_.phases, s_.cycles - phase_base_, phase_cycles_});
 }
 
 void Runner::flush() {

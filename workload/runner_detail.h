@@ -105,6 +105,7 @@ class Runner {
   Status render(const PreparedOp& op, Frame& f, uint64_t cycle);
   Status render_line(const PreparedOp& op, Frame& f, uint64_t cycle);
   void flush();
+  void report_progress() const;  // o_.progress with where the run is
 
   // ---- explain (runner.cc)
   static std::string indent(int depth) { return std::string(2 * depth, ' '); }
@@ -122,6 +123,7 @@ class Runner {
   std::vector<std::string> lib_paths_;
   std::map<std::string, std::shared_ptr<const CompiledScope>> cache_;
   RunSummary s_;
+  uint64_t phase_base_ = 0, phase_cycles_ = 0;  // s_.cycles as the phase run going began, and its cycles
   std::string buf_;
   uint64_t flushed_ = 0;  // bytes handed to the sink
   bool closed_ = false;

@@ -7,6 +7,7 @@
 #include "workload/op_sequence.h"
 #include "workload/runner_detail.h"
 #include "workload/values.h"
+#include "text/plural.h"
 
 namespace polydat::workload::runner_detail {
 
@@ -61,7 +62,7 @@ Status Runner::run_phase_body(const PhaseDef& p, Frame& parent, int depth) {
   if (*drive) first = (*drive)->first, cycles = (*drive)->end - (*drive)->first;
   if (checking_) return check_ops(*ops, f);
   if (explain_) {
-    tree_ += indent(depth) + "phase " + p.name + " (" + std::to_string(cycles) + " cycles" +
+    tree_ += indent(depth) + "phase " + p.name + " (" + text::counted(cycles, "cycle") +
              (*drive ? ", from " + std::to_string(first) + ": cursor " + (*drive)->cursor : std::string()) + ")" +
              describe(f) + "\n";
     return {};
@@ -157,7 +158,7 @@ Status Runner::run_top_level(Frame& root, const PreparedOps& ops) {
   }
   if (checking_) return check_ops(ops, root);
   if (explain_) {
-    tree_ += "  top-level ops (" + std::to_string(cycles) + " cycles, one op each in turn)\n";
+    tree_ += "  top-level ops (" + text::counted(cycles, "cycle") + ", one op each in turn)\n";
     return {};
   }
   ++s_.phases;

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "sim/llvm/native_embed.h"
+#include "text/count.h"
 #include "workload/runner_detail.h"
 #include "workload/values.h"
 
@@ -181,16 +182,7 @@ ir::Expected<ir::Value, std::string> Runner::eval_field(const Field& f, Frame& f
   }
   if (look.error()) return *look.error();
   // A count with a K/M/B suffix (nb-rs writes cycles as 10K, 1M).
-  if (!expr.empty() && std::isdigit(static_cast<unsigned char>(expr.front()))) {
-    const char last = expr.back();
-    const uint64_t scale = last == 'K' || last == 'k' ? 1000 : last == 'M' ? 1000000 : last == 'B' || last == 'G' ? 1000000000 : 1;
-    std::string digits = scale == 1 ? expr : expr.substr(0, expr.size() - 1);
-    digits.erase(std::remove(digits.begin(), digits.end(), '_'), digits.end());
-    if (!digits.empty() && digits.find_first_not_of("0123456789") == std::string::npos && digits.size() < 19) {
-      const unsigned __int128 n = static_cast<unsigned __int128>(std::stoull(digits)) * scale;
-      if (n <= UINT64_MAX) return ir::Value::integer(ir::TyKind::U64, static_cast<uint64_t>(n));
-    }
-  }
+  if (const std::optional<uint64_t> n = text::parse_count(expr)) return ir::Value::integer(ir::TyKind::U64, *n);
   auto v = embed::eval_const_expr(expr);
   if (!v) return field_error(f, "'" + expr + "' (from '" + text + "'): " + v.error().message, "field");
   return *v;

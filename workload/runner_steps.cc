@@ -7,6 +7,7 @@
 #include "frontend/diagnostics.h"
 #include "workload/runner_detail.h"
 #include "workload/values.h"
+#include "text/plural.h"
 
 namespace polydat::workload::runner_detail {
 
@@ -178,7 +179,7 @@ Status Runner::do_loop(const Step& s, Frame& frame, int depth) {
     }
     if (i >= o_.max_loop_iterations)
       return render_workload_error(w_.path, w_.text, s.spec.content.line ? s.spec.content : s.at,
-                                   "this loop ran " + std::to_string(i) + " iterations without its condition ending it",
+                                   "this loop ran " + text::counted(i, "iteration") + " without its condition ending it",
                                    "loop-limit");
     Frame iter(&loop, "iteration " + std::to_string(i), seeding(s.iter_scope, Seeding::Clean));
     if (s.counter) iter.set_var(*s.counter, ir::Value::integer(ir::TyKind::U64, i), s.at);

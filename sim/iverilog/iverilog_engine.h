@@ -23,6 +23,7 @@ struct IverilogOptions {
   std::optional<std::string> sv;  // SystemVerilog to simulate instead of the design's (planted faults)
   std::filesystem::path cache;    // default: default_cache_dir() (sim/verilator/verilator_engine.h)
   uint64_t max_idle = 1'000'000;  // cycles without a result before the run is called a hang
+  ProgressHook progress;          // results so far, while the model runs (none: no polling)
 };
 
 // The testbench module `polydat_tb` for the design's module `module`.

@@ -163,7 +163,7 @@ ir::Expected<EngineRun, std::string> SystemCEngine::run(const Batch& batch) {
                             }
                             return "";
                           },
-                          Protocol::Words);
+                          Protocol::Words, options_.progress);
 }
 
 std::optional<SelfCheck> SystemCEngine::self_check() const {

@@ -30,6 +30,7 @@ struct SystemCOptions {
   // -L folders; empty: no reference model (only the host-side comparison).
   std::string kernel_file;
   std::vector<std::string> lib_paths;
+  ProgressHook progress;          // results so far, while the model runs (none: no polling)
 };
 
 // What the testbench's monitor found, comparing each result with the reference model's.

@@ -2,10 +2,12 @@
 
 #include <fmt/core.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <thread>
 #include <vector>
 
 #include "sim/build_support.h"
@@ -121,9 +123,27 @@ ir::Expected<EngineRun, std::string> run_testbench(const std::vector<std::string
                                                    const std::filesystem::path& result, const std::string& what,
                                                    const hls::Design& d, const Batch& batch, uint64_t max_idle,
                                                    std::string& post_reset, const OtherTag& other,
-                                                   Protocol protocol) {
+                                                   Protocol protocol, const ProgressHook& progress) {
   const auto t0 = std::chrono::steady_clock::now();
-  const int status = run_program(argv, work / "run.log");
+  int status = 0;
+  if (progress && protocol == Protocol::Words) {
+    // An evaluation writes an Accepted record (2 words) and a Result record (2 + outputs words).
+    const uint64_t bytes_per_result = 8 * (4 + d.dfg.outputs.size());
+    std::atomic<bool> done{false};
+    std::thread poll([&] {
+      while (!done.load()) {
+        std::error_code ec;
+        const uint64_t bytes = std::filesystem::file_size(result, ec);
+        if (!ec) progress(std::min<uint64_t>(bytes / bytes_per_result, batch.inputs.size()), batch.inputs.size());
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      }
+    });
+    status = run_program(argv, work / "run.log");
+    done = true;
+    poll.join();
+  } else {
+    status = run_program(argv, work / "run.log");
+  }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::istringstream in(protocol == Protocol::Words ? result_words_as_text(read_text(result), d.dfg.outputs.size())
                                                      : read_text(result));

@@ -47,12 +47,13 @@ ir::Expected<EngineRun, std::string> read_results(std::istream& in, const hls::D
 
 // Runs a testbench program (no shell) with its output to work/run.log, then
 // reads its result file as read_results does, with the run's wall time. A
-// non-zero exit is an error naming `what`, with the result's first line and the log.
+// non-zero exit is an error naming `what`, with the result's first line and the log. With `progress`
+// (words only), the result file's growth is read as results done while the program runs.
 ir::Expected<EngineRun, std::string> run_testbench(const std::vector<std::string>& argv, const std::filesystem::path& work,
                                                    const std::filesystem::path& result, const std::string& what,
                                                    const hls::Design& d, const Batch& batch, uint64_t max_idle,
                                                    std::string& post_reset, const OtherTag& other = {},
-                                                   Protocol protocol = Protocol::Text);
+                                                   Protocol protocol = Protocol::Text, const ProgressHook& progress = {});
 
 // The words of a result file as the text protocol's lines (what read_results reads).
 std::string result_words_as_text(const std::string& bytes, size_t outputs);

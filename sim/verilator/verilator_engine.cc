@@ -75,7 +75,7 @@ ir::Expected<EngineRun, std::string> VerilatorEngine::run(const Batch& batch) {
                          std::to_string(options_.max_idle)});
   if (!options_.trace.empty()) cmd.push_back(options_.trace);
   return run_testbench(cmd, work, result, "the model", design_, batch, options_.max_idle, post_reset_, {},
-                       Protocol::Words);
+                       Protocol::Words, options_.progress);
 }
 
 }  // namespace polydat::sim

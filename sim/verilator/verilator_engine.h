@@ -23,6 +23,7 @@ struct VerilatorOptions {
   std::optional<std::string> sv;
   std::filesystem::path cache;  // where built models are kept (default: default_cache_dir())
   uint64_t max_idle = 1'000'000;  // cycles without a result before the run is called a hang
+  ProgressHook progress;          // results so far, while the model runs (none: no polling)
 };
 
 // $POLYDAT_CACHE, else $XDG_CACHE_HOME/polydat, else ~/.cache/polydat.

@@ -71,8 +71,12 @@ TEST_CASE("synth: a corpus kernel on the iCEBreaker to a bitstream, and the repo
     CHECK(f.out.find("nothing was programmed") != std::string::npos);
     // A board of another kind is refused before anything runs.
     const testing::ProcessResult other = run_polydat({"flash", "--board", "icestick", dir.string()}, tmp.path());
-    CHECK(other.status == 1);
+    CHECK(other.status == 2);  // the command line names the wrong board: a usage error
     CHECK(other.err.find("built for board 'icebreaker'") != std::string::npos);
+    // Without --board, the board is the one the report records.
+    const testing::ProcessResult own = run_polydat({"flash", dir.string()}, tmp.path());
+    CHECK(own.status == 1);
+    CHECK(own.out == f.out);
     ::unsetenv("POLYDAT_SYSFS_USB");
   }
 }
@@ -103,7 +107,7 @@ TEST_CASE("synth: refuses what does not go together") {
   // cosim --freq needs --board.
   CHECK(run_polydat({"cosim", kernel("bitwise"), "--freq", "48"}, tmp.path()).status == 2);
   const testing::ProcessResult unknown = run_polydat({"synth", kernel("bitwise"), "--board", "nosuchboard"}, tmp.path());
-  CHECK(unknown.status == 1);
+  CHECK(unknown.status == 2);  // an unknown name is a usage error
   CHECK(unknown.err.find("icebreaker") != std::string::npos);  // the known boards are listed
 }
 

@@ -129,8 +129,12 @@ TEST_CASE("eval stream: -o writes the file, the same bytes as stdout") {
   CHECK(file.out.empty());
   CHECK(polydat::testing::read_file(s.path() / "rows.jsonl") == out.out);
   const Run bad = s.run({"eval", "mixed.gk", "-o", "no/such/folder/x.csv"});
-  CHECK(bad.status == 1);
-  CHECK(contains(bad.err, "error: cannot write 'no/such/folder/x.csv'"));
+  CHECK(bad.status == 2);  // refused by the parser: its folder is not there
+  CHECK(contains(bad.err, "error: --output: the folder 'no/such/folder' does not exist"));
+  // A path the parser lets by and open() refuses: the reason.
+  const Run dir = s.run({"eval", "mixed.gk", "-o", "."});
+  CHECK(dir.status == 1);
+  CHECK(contains(dir.err, "error: cannot write '.': Is a directory"));
 }
 
 // A billion cycles take minutes: ending at once shows the run stopped at the
@@ -171,8 +175,8 @@ TEST_CASE("eval --outputs: only the outputs asked for, in that order, the same v
     CHECK(some.out == want);
   }
   const Run bad = s.run({"eval", "k.gk", "--outputs", "nope"});
-  CHECK(bad.status == 1);
-  CHECK(contains(bad.err, "'nope' is asked for as an output, but it is not a binding of this file [unknown-output]"));
+  CHECK(bad.status == 2);  // a command-line mistake
+  CHECK(contains(bad.err, "error: --outputs: 'nope' is asked for as an output, but it is not a binding of k.gk"));
 }
 }  // namespace
 }  // namespace polydat::clitest

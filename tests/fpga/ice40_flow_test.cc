@@ -205,7 +205,7 @@ TEST_CASE("ice40 planted fault: an absurd clock misses timing, names the path an
   CHECK(*r.achieved_mhz > 0);
   CHECK(*r.achieved_mhz < 1000);
   CHECK_FALSE(r.meets_timing);
-  CHECK(exit_status(r) == 1);
+  CHECK(exit_status(r) == 3);
   // The endpoints are cells of this design, with their ports.
   CHECK(contains(r.critical_from, "."));
   CHECK(contains(r.critical_to, "."));
@@ -239,7 +239,7 @@ TEST_CASE("ice40 planted fault: 1600 flip-flops do not fit an hx1k") {
   CHECK(r.ffs.total == 1280);
   CHECK_FALSE(r.fits);
   CHECK_FALSE(r.meets_timing);
-  CHECK(exit_status(r) == 2);
+  CHECK(exit_status(r) == 3);
   CHECK(contains(r.problem, "FFs over: 1600 used, 1280 on hx1k"));
   CHECK(contains(r.problem, "nextpnr: ERROR:"));
   CHECK(contains(r.problem, "ICESTORM_LC"));
@@ -263,7 +263,7 @@ TEST_CASE("ice40 planted fault: 49 pins do not fit an up5k sg48") {
   const SynthReport& r = *f.result;
   CHECK(r.ffs.used == 16);
   CHECK_FALSE(r.fits);
-  CHECK(exit_status(r) == 2);
+  CHECK(exit_status(r) == 3);
   CHECK(contains(r.problem, "I/O pins over: the ports of wide need 49 pins"));
   CHECK(contains(r.problem, "nextpnr: ERROR: Unable to"));
   CHECK(r.bitstream.empty());

@@ -115,6 +115,6 @@ TEST_CASE("CompileOptions::outputs: the root's outputs are the ones asked for, i
   o.outputs = {"nope"};
   const frontend::CompileResult bad = frontend::compile_source("test.gk", text, o);
   CHECK(!bad.ok());
-  CHECK(bad.render_diagnostics().find("'nope' is asked for as an output, but it is not a binding of this file") !=
+  CHECK(bad.render_diagnostics().find("'nope' is asked for as an output, but it is not a binding of test.gk") !=
         std::string::npos);
 }

@@ -120,6 +120,14 @@ TEST_CASE("a design that does not fit falls back to iterative multiplications, a
   const auto problems = design_problems(fsm);
   CHECK_MESSAGE(problems.empty(), join(problems));
   CHECK(report_text(fsm).find("not II 1: the II-1 pipeline") != std::string::npos);
+  // Loop-free, so the latency is one count: no formula in t of a loop it does not have (issue 34).
+  const std::string report = report_text(fsm);
+  CHECK(report.find("  latency: " + std::to_string(fsm.latency(0)) + " cycles\n") != std::string::npos);
+  CHECK(report.find("  states: " + std::to_string(fsm.states.size()) + " (idle, " + std::to_string(fsm.pre_steps) +
+                    " computing, done)\n") != std::string::npos);
+  CHECK(report.find("(t+1)") == std::string::npos);
+  CHECK(report.find("initiation interval: latency + 1") != std::string::npos);
+  CHECK(latency_formula(fsm) == std::to_string(fsm.latency(0)));
   // The outputs read the last unit's product: the design lasts one state past its last step.
   for (ValueId v = 0; v < fsm.dfg.nodes.size(); ++v)
     if (fsm.live[v] && fsm.is_iterative(v)) CHECK(fsm.place[v].step + fsm.multi_cycles(v) <= fsm.finish_state());

@@ -24,6 +24,7 @@
 
 #include "hls/report.h"
 #include "rtl/emit_sv.h"
+#include "text/plural.h"
 #include "tests/rtl/rtl_support.h"
 #include "tests/support/process.h"
 
@@ -342,7 +343,8 @@ void check_controller(const Kernel& k, const hls::Design& d) {
   if (d.kind == hls::DesignKind::Pipeline) {
     const uint32_t n = d.stages;
     CHECK(lines[2] ==
-          fmt::format("// pipeline: {} stage{}, latency {} cycles, initiation interval 1", n, n == 1 ? "" : "s", n));
+          fmt::format("// pipeline: {}, latency {}, initiation interval 1", polydat::text::counted(n, "stage"),
+                      polydat::text::counted(n, "cycle")));
     CHECK(count_lines(lines, std::regex(R"(  logic valid_\d+;)")) == n);
     // All stages hold while the last is valid and out_ready is low.
     CHECK(has_line(lines, fmt::format("  assign stall = valid_{} && !out_ready;", n - 1)));
@@ -364,13 +366,14 @@ void check_controller(const Kernel& k, const hls::Design& d) {
     CHECK(has_line(lines, "      valid_0 <= in_valid;"));
   } else {
     if (!d.dfg.loop)
-      CHECK(lines[2] == fmt::format("// FSM without a loop: {} state(s) between idle and done (iterative units); "
-                                    "latency {} cycles",
-                                    d.pre_steps, 1 + d.pre_steps));
+      CHECK(lines[2] == fmt::format("// FSM without a loop: {} between idle and done (iterative units); "
+                                    "latency {}",
+                                    polydat::text::counted(d.pre_steps, "state"),
+                                    polydat::text::counted(1 + d.pre_steps, "cycle")));
     else
-      CHECK(lines[2].rfind(fmt::format("// FSM: {} state(s) before the loop, {} per iteration, {} after; latency 1 + "
+      CHECK(lines[2].rfind(fmt::format("// FSM: {} before the loop, {} per iteration, {} after; latency 1 + "
                                        "{} + {}*(t+1) + {}",
-                                       d.pre_steps, d.loop_steps, d.post_steps, d.pre_steps, d.loop_steps,
+                                       polydat::text::counted(d.pre_steps, "state"), d.loop_steps, d.post_steps, d.pre_steps, d.loop_steps,
                                        d.post_steps),
                            0) == 0);
     CHECK(count_lines(lines, std::regex(R"(  localparam logic (\[\d+:0\] )?S_\w+ = \d+'[hb][0-9a-f]+;)")) ==
