@@ -72,7 +72,7 @@ TEST_CASE("report: misses timing, and does not fit") {
   slow.meets_timing = false;
   CHECK(render_text(slow).find("Fmax           143.31 MHz achieved, 1000.00 MHz requested: MISSES timing\n") !=
         std::string::npos);
-  CHECK(exit_status(slow) == 1);
+  CHECK(exit_status(slow) == 3);
 
   const std::string expected =
       "top            big\n"
@@ -86,7 +86,7 @@ TEST_CASE("report: misses timing, and does not fit") {
       "does not fit: FFs over: 1600 used, 1280 on hx1k\n"
       "bitstream      none\n";
   CHECK(render_text(big_report()) == expected);
-  CHECK(exit_status(big_report()) == 2);
+  CHECK(exit_status(big_report()) == 3);
 
   SynthReport comb = counter_report();
   comb.achieved_mhz.reset();
@@ -133,7 +133,7 @@ TEST_CASE("report: JSON holds every field, deterministically") {
   CHECK(b["logic_cells"].is_null());
   CHECK(b["achieved_mhz"].is_null());
   CHECK(b["fits"] == false);
-  CHECK(b["exit_status"] == 2);
+  CHECK(b["exit_status"] == 3);
   CHECK(b["problem"] == "FFs over: 1600 used, 1280 on hx1k");
 }
 
@@ -141,9 +141,9 @@ TEST_CASE("report: exit statuses") {
   SynthReport r = counter_report();
   CHECK(exit_status(r) == 0);
   r.meets_timing = false;
-  CHECK(exit_status(r) == 1);
+  CHECK(exit_status(r) == 3);
   r.fits = false;
-  CHECK(exit_status(r) == 2);
+  CHECK(exit_status(r) == 3);
   r.meets_timing = true;  // not fitting wins
-  CHECK(exit_status(r) == 2);
+  CHECK(exit_status(r) == 3);
 }
