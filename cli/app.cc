@@ -2,6 +2,7 @@
 
 #include "cli/usage.h"
 #include "flow/engines.h"
+#include "hls/design.h"
 
 namespace polydat::cli {
 
@@ -83,6 +84,8 @@ void add_hls_options(CLI::App* cmd, HlsArgs& a, bool takes_workloads) {
   cmd->add_option("--clock-ns", a.clock_ns, "the clock period (default: the target's)")->check(clock_period_ns());
   cmd->add_option("--max-mul", a.max_mul, "FSMs: at most N multipliers, shared across states");
   cmd->add_option("--dsp", a.dsp, "at most N DSP blocks (0: multiplies in LUTs; default: the device's count)");
+  cmd->add_option("--ii", a.ii, "loop-free kernels: a new input every N cycles, DSP blocks shared across the N slots (default: the smallest N that fits the device)")
+      ->check(CLI::Range(1u, hls::kMaxIi));
   cmd->add_flag("--strict", a.strict, "exit 3 when the model predicts the clock is missed (default: a warning)");
   add_lib_paths(cmd, a.lib_paths);
 }

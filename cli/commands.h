@@ -82,6 +82,7 @@ struct HlsArgs {
   std::string target = "ice40";
   std::optional<double> clock_ns;
   std::optional<uint32_t> max_mul;
+  std::optional<uint32_t> ii;
   std::optional<uint32_t> dsp;       // at most N DSP blocks (0: LUTs only); default: the device's count
   bool strict = false;               // a predicted timing miss is an error, not a warning
   std::string format = "text";  // text | json (svg: the schedule picture)

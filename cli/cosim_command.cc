@@ -29,6 +29,8 @@ std::string reproducer(const CosimArgs& a, const std::string& cycles) {
   if (a.hls.target != "ice40") cmd += " --target " + a.hls.target;
   if (a.hls.clock_ns) cmd += fmt::format(" --clock-ns {}", *a.hls.clock_ns);
   if (a.hls.max_mul) cmd += fmt::format(" --max-mul {}", *a.hls.max_mul);
+  if (a.hls.dsp) cmd += fmt::format(" --dsp {}", *a.hls.dsp);
+  if (a.hls.ii) cmd += fmt::format(" --ii {}", *a.hls.ii);
   for (const std::string& l : a.hls.lib_paths) cmd += " -L " + l;
   return cmd + fmt::format(" --stall {} --seed {}", a.stall, a.seed);
 }

@@ -102,6 +102,7 @@ std::optional<hls::HlsOptions> hls_options(const HlsArgs& args) {
     o.max_mul = *args.max_mul;
   }
   o.dsp_limit = args.dsp;
+  o.ii = args.ii;
   return o;
 }
 

@@ -21,11 +21,18 @@ struct Capacity {
 };
 
 // The model's estimate of what a design uses (iCE40: LUT4s, flip-flops, carry
-// cells, DSP blocks); logic cells are about the larger of LUTs and flip-flops.
+// cells, DSP blocks). A logic cell holds a LUT and the flip-flop it feeds, so
+// cells are about the larger of LUTs and flip-flops, except for the LUTs that
+// feed a DSP block (the slot multiplexers of a shared block): no flip-flop
+// shares their cells (measured after place and route: docs/hls.md).
 struct Resources {
   double luts = 0, ffs = 0, carries = 0;
   uint32_t dsps = 0;
-  double cells() const { return luts > ffs ? luts : ffs; }
+  double unpaired_luts = 0;  // of `luts`: those no flip-flop can share a cell with
+  double cells() const {
+    const double paired = luts - unpaired_luts;
+    return (paired > ffs ? paired : ffs) + unpaired_luts;
+  }
 };
 
 // The part a target's designs are for when none is named (iCE40: the UP5K of the iCEBreaker).
@@ -37,6 +44,20 @@ struct HlsOptions {
   std::optional<uint32_t> max_mul;    // FSM designs: multipliers shared across states
   std::optional<uint32_t> dsp_limit;  // at most this many DSP blocks (0: LUTs only); default: the capacity's
   std::optional<Capacity> capacity;   // the device the design is for; default: the target's usual part
+  // Loop-free kernels: a new input every `ii` cycles, the pipeline's units shared across the ii
+  // slots (empty: the smallest II whose design fits the device, searched from 1).
+  std::optional<uint32_t> ii;
+};
+
+// The longest initiation interval (--ii, and the search's bound: past it the iterative FSM is the design).
+constexpr uint32_t kMaxIi = 16;
+
+// One initiation interval the search tried: the model's estimate of its design.
+struct IiTrial {
+  uint32_t ii = 1;
+  double cells = 0;
+  uint32_t dsps = 0;
+  bool fits = false;
 };
 
 // Where an operation runs: its control step (pipeline stage, or FSM state
@@ -96,9 +117,14 @@ struct Design {
   // Why the design is not the II-1 one the kernel would get (empty: it is):
   // that design's estimate did not fit the device.
   std::string fallback;
+  std::vector<IiTrial> ii_search;  // the IIs tried, in order (empty: none was searched)
 
-  // Pipeline: stages (the latency in cycles; the initiation interval is 1).
+  // Pipeline: stages (the latency in cycles) and the initiation interval: a
+  // new input every `ii` cycles, accepted in slot 0 of a counter of ii slots;
+  // the operations of stages k, k + ii, ... run in slot k mod ii and may share
+  // a unit, and a register holds its value for ii cycles.
   uint32_t stages = 0;
+  uint32_t ii = 1;
   std::vector<uint32_t> last_use;  // pipeline: per value, the last stage reading it (stages for outputs)
 
   // FSM: control steps before the loop, per loop iteration, after it; states
@@ -128,6 +154,12 @@ struct Design {
   // Cycles between accepted inputs when the output is always taken.
   uint64_t initiation_interval(uint64_t iterations = 0) const;
   uint64_t register_bits() const;
+  // Pipeline: the stage whose end wrote the register carrying v into stage `at`
+  // (one register holds a value for ii stages, so a reader ii stages or fewer
+  // after v's stage reads the first).
+  uint32_t carrying_stage(ValueId v, uint32_t at) const;
+  // The slot (pipeline: stage mod ii; FSM: the state) in which step `step` runs.
+  uint32_t slot(uint32_t step) const { return kind == DesignKind::Pipeline ? step % ii : step; }
   // The model's estimate of LUTs, flip-flops, carries and DSP blocks.
   Resources resources() const;
 

@@ -1,6 +1,7 @@
 #include "hls/mul_var_pass.h"
 
 #include <algorithm>
+#include <bit>
 #include <map>
 #include <optional>
 
@@ -208,19 +209,52 @@ class MulVarPass : public DfgRewriter {
       plan_[v];
     }
     if (options_.dsp_limit == 0) return;
-    // A pipeline holds every product in its own block: the dearest in LUTs get them.
+    // A pipeline holds every product in its own block (at II 1) or a slot of one: the dearest in LUTs get them.
     const bool shared = options_.kind == DesignKind::Fsm;
+    const size_t slots = size_t{options_.dsp_limit} * std::max(1u, options_.ii);
     std::stable_sort(all.begin(), all.end(), [](const Choice& a, const Choice& c) { return a.c.lut_bits > c.c.lut_bits; });
-    size_t budget = shared ? all.size() : options_.dsp_limit - std::min(options_.dsp_limit, in_dsp_already);
-    for (size_t k = 0; k < all.size() && k < budget; ++k) plan_[all[k].v].insert({all[k].c.i, all[k].c.j});
+    size_t budget = shared ? all.size() : slots - std::min<size_t>(slots, in_dsp_already);
+    size_t k = 0;
+    for (; k < all.size() && k < budget; ++k) plan_[all[k].v].insert({all[k].c.i, all[k].c.j});
+    if (!shared && options_.ii > 1) constants_on_blocks(budget - k);
+  }
+
+  // Multiplications by constants, widest first, each on blocks if all its limb products fit in `left`.
+  void constants_on_blocks(size_t left) {
+    std::vector<std::pair<ValueId, std::vector<DspCandidate>>> muls;
+    for (ValueId v = 0; v < in_.nodes.size(); ++v) {
+      const Node& n = in_.nodes[v];
+      if (!live_[v] || !in_.is_op(v) || n.op != Op::Mul || n.param != 0) continue;
+      const bool cx = in_.is_constant(n.operands[0]), cy = in_.is_constant(n.operands[1]);
+      if (cx == cy) continue;
+      const ValueId x = n.operands[cx ? 1 : 0], c = n.operands[cx ? 0 : 1];
+      auto cands = dsp_candidates(in_.width(x), in_.width(c), n.width, false);
+      // A constant limb of one or two set bits is a shift or two in LUTs: no block for it.
+      const uint64_t bits = in_.nodes[c].constant;
+      std::erase_if(cands, [&](const DspCandidate& d) { return std::popcount((bits >> (kLimbBits * d.j)) & 0xFFFF) < 3; });
+      if (!cands.empty()) muls.emplace_back(v, std::move(cands));
+    }
+    std::stable_sort(muls.begin(), muls.end(), [&](const auto& a, const auto& b) {
+      return in_.nodes[a.first].width * a.second.size() > in_.nodes[b.first].width * b.second.size();
+    });
+    for (const auto& [v, cands] : muls) {
+      if (cands.size() > left) continue;
+      left -= cands.size();
+      LimbPairs& pairs = plan_[v];
+      for (const DspCandidate& d : cands) pairs.insert({d.i, d.j});
+    }
   }
 
   ValueId rewrite(ValueId v) override {
     auto it = plan_.find(v);
     if (it == plan_.end()) return copy(v);
     const Node& n = in_.nodes[v];
-    const ValueId x = map(n.operands[0]), y = map(n.operands[1]);
-    if (b_.is_constant(x) || b_.is_constant(y)) return copy(v);  // mul_const_pass's
+    ValueId x = map(n.operands[0]), y = map(n.operands[1]);
+    if (b_.is_constant(x) && b_.is_constant(y)) return copy(v);
+    if (b_.is_constant(x) || b_.is_constant(y)) {  // on blocks (constants_on_blocks), else mul_const_pass's
+      if (it->second.empty()) return copy(v);
+      if (b_.is_constant(x)) std::swap(x, y);  // the pairs were chosen with the constant as y
+    }
     return lower_variable_multiply(b_, x, y, n.width, it->second, options_.cuts);
   }
 

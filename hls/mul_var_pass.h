@@ -14,7 +14,12 @@
 // would cost most in LUTs get the blocks the budget has left (counted over
 // the whole graph, DSP multiplications already in it included). An FSM can
 // share blocks across its states: every product that suits a block gets one,
-// and the scheduler allows at most the budget per state.
+// and the scheduler allows at most the budget per state. A pipeline at an
+// initiation interval ii shares each block across its ii slots: ii products
+// a block, and the blocks left after the products of two variables go to
+// multiplications by constants (largest first, only if every limb product of
+// one fits: a constant's shift-and-add tree beats a part-binary one), the
+// constant's limb on the block's second input.
 #pragma once
 
 #include <cstdint>
@@ -31,6 +36,9 @@ struct MulVarOptions {
   DesignKind kind = DesignKind::Pipeline;
   uint32_t dsp_limit = 0;  // DSP blocks the design may use (0: every product in LUTs)
   CarryCuts cuts;
+  // A pipeline's initiation interval: each block serves ii products, one per slot. Above 1,
+  // multiplications by constants take the blocks left too, each whole or not at all.
+  uint32_t ii = 1;
 };
 
 // Limb product (i, j): limb i of x times limb j of y (i <= j for a square).

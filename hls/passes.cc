@@ -37,7 +37,7 @@ Dfg optimize_dfg(const Dfg& g, const PassOptions& options) {
   d = div_var_pass(d, div_var_options(options.kind));
   const CarryCuts cuts = carry_cuts(options.target, options.clock_ns);
   if (options.iterative_mul) d = mul_iterative_pass(d);
-  d = mul_var_pass(d, MulVarOptions{options.kind, options.dsp_limit, cuts});  // products of two variables: DSP blocks and rows
+  d = mul_var_pass(d, MulVarOptions{options.kind, options.dsp_limit, cuts, options.ii});  // products of two variables: DSP blocks and rows
   d = mul_const_pass(d, cuts);
   d = narrow_pass(d);  // the adder trees' partial sums
   d = adder_split_pass(d, cuts);

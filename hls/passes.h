@@ -19,6 +19,7 @@ struct PassOptions {
   double clock_ns = kIce40ClockNs;
   uint32_t dsp_limit = 0;  // DSP blocks the design may use
   bool iterative_mul = false;  // wide multiplications as iterative units (the design that fits when II 1 does not)
+  uint32_t ii = 1;             // a pipeline's initiation interval: each DSP block serves ii products
 };
 
 PassOptions pass_options(const HlsOptions& options, DesignKind kind, double clock_ns);

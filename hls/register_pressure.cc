@@ -66,8 +66,10 @@ class RegisterMoves {
         last[bit] = std::max(last[bit], at);
       }
     }
+    // At an initiation interval ii a register holds its value for ii steps (modulo variable expansion).
+    const uint32_t ii = std::max(1u, p_.ii);
     uint64_t bits = 0;
-    for (uint32_t at : last) bits += at - def;
+    for (uint32_t at : last) bits += (at - def + ii - 1) / ii;
     return bits;
   }
 
@@ -104,7 +106,7 @@ class RegisterMoves {
     for (uint32_t q : p_.ops[i].preds) lo = std::max(lo, s_.step[q]);
     for (uint32_t c : succ_[i]) hi = std::min(hi, s_.step[c]);
     const uint32_t from = s_.step[i];
-    if (lo >= hi) return false;
+    if (lo >= hi || p_.ops[i].resource >= 0) return false;  // a limited operation keeps its slot
     uint64_t best_cost = local_cost(i);
     uint32_t best = from;
     for (uint32_t to = lo; to <= hi; ++to) {
@@ -136,10 +138,10 @@ class RegisterMoves {
 };
 
 bool refinable(const SchedulingProblem& p, const Schedule& s) {
-  if (!p.limits.empty() || s.length == 0) return false;
+  if (s.length == 0) return false;
   bool reads = !p.final_reads.empty();
   for (const SchedOp& o : p.ops) {
-    if (o.cycles > 0 || o.resource >= 0) return false;
+    if (o.cycles > 0) return false;
     reads = reads || !o.reads.empty();
   }
   return reads;

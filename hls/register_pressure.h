@@ -16,13 +16,15 @@ namespace polydat::hls {
 
 // The register bits a pipeline schedule needs: each bit an operation reads
 // (SchedOp::reads, SchedulingProblem::final_reads) is held once per step
-// boundary between its source's step and the last step reading it.
+// boundary between its source's step and the last step reading it (once per
+// ii boundaries at an initiation interval ii: a register then holds ii steps).
 uint64_t register_bits(const SchedulingProblem& p, const Schedule& s);
 
 // `s` with operations moved between steps while that lowers register_bits:
 // the length kept, every move verified against the problem (dependences, the
-// clock, chaining). Unchanged for problems with resource limits or
-// multi-cycle operations (FSMs), and for those without bit reads.
+// clock, chaining); operations on a limited resource keep their steps (and so
+// their modulo slots). Unchanged for problems with multi-cycle operations
+// (FSMs) and for those without bit reads.
 Schedule reduce_registers(const SchedulingProblem& p, Schedule s);
 
 }  // namespace polydat::hls

@@ -44,7 +44,7 @@ std::string report_text(const Design& d) {
   out += fmt::format("kernel {}: {} for {} at {:.2f} ns\n", d.dfg.name,
                      d.kind == DesignKind::Pipeline ? "pipeline" : "FSM", target_name(d.target), d.clock_ns);
   if (d.kind == DesignKind::Pipeline) {
-    out += fmt::format("  stages: {}\n  latency: {}\n  initiation interval: 1\n", d.stages, text::counted(d.stages, "cycle"));
+    out += fmt::format("  stages: {}\n  latency: {}\n  initiation interval: {}\n", d.stages, text::counted(d.stages, "cycle"), d.ii);
   } else if (d.loop_steps == 0) {  // a loop-free FSM (iterative units): the latency is one number
     out += fmt::format("  states: {} (idle, {} computing, done)\n", d.states.size(), d.pre_steps + d.post_steps);
     out += fmt::format("  latency: {}\n", text::counted(d.latency(0), "cycle"));
@@ -71,6 +71,7 @@ std::string report_text(const Design& d) {
                        d.capacity->ffs, d.capacity->dsps);
   out += "\n";
   if (!d.fallback.empty()) out += "  not II 1: " + d.fallback + "\n";
+  if (!d.ii_search.empty()) out += "  II search: " + ii_search_text(d) + "\n";
   const double slack = d.clock_ns - d.critical_path_ns;
   out += fmt::format("  critical path: {:.2f} ns against {:.2f} ns (slack {:.2f} ns{})\n", d.critical_path_ns, d.clock_ns,
                      slack, slack < 0 ? ", NEGATIVE: the model predicts the clock is missed" : "");
@@ -99,7 +100,7 @@ std::string report_json(const Design& d) {
   if (d.kind == DesignKind::Pipeline) {
     j["stages"] = d.stages;
     j["latency_cycles"] = d.stages;
-    j["initiation_interval"] = 1;
+    j["initiation_interval"] = d.ii;
   } else {
     j["states"] = d.states.size();
     j["pre_loop_steps"] = d.pre_steps;
@@ -122,6 +123,12 @@ std::string report_json(const Design& d) {
     j["capacity"] = {{"device", d.capacity->device}, {"luts", d.capacity->luts}, {"ffs", d.capacity->ffs},
                      {"dsps", d.capacity->dsps}};
   if (!d.fallback.empty()) j["fallback"] = d.fallback;
+  if (!d.ii_search.empty()) {
+    nlohmann::ordered_json trials = nlohmann::ordered_json::array();
+    for (const IiTrial& t : d.ii_search)
+      trials.push_back({{"ii", t.ii}, {"cells", t.cells}, {"dsps", t.dsps}, {"fits", t.fits}});
+    j["ii_search"] = trials;
+  }
   j["critical_path_ns"] = d.critical_path_ns;
   j["slack_ns"] = d.clock_ns - d.critical_path_ns;
   nlohmann::ordered_json ops = nlohmann::ordered_json::array();
@@ -149,8 +156,20 @@ std::optional<TimingMiss> timing_warning(const Design& d) {
                     n.loc};
 }
 
+std::string ii_search_text(const Design& d) {
+  std::string out;
+  for (const IiTrial& t : d.ii_search)
+    out += fmt::format("{}II {}: {:.0f} cells, {} DSPs, {}", out.empty() ? "" : "; ", t.ii, t.cells, t.dsps,
+                       t.fits ? "fits" : "does not fit");
+  if (!d.ii_search.back().fits)
+    out += d.kind == DesignKind::Fsm ? std::string("; none fits: the iterative FSM, smaller than each")
+                                     : fmt::format("; none fits: II {}, the smallest", d.ii);
+  return out;
+}
+
 std::string summary_line(const Design& d) {
-  if (d.kind == DesignKind::Pipeline) return fmt::format("pipeline, {} stage{}", d.stages, d.stages == 1 ? "" : "s");
+  if (d.kind == DesignKind::Pipeline)
+    return fmt::format("pipeline, {} stage{}{}", d.stages, d.stages == 1 ? "" : "s", d.ii > 1 ? fmt::format(", II {}", d.ii) : "");
   return fmt::format("FSM, {} state{}", d.states.size(), d.states.size() == 1 ? "" : "s");
 }
 

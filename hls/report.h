@@ -24,6 +24,9 @@ std::optional<TimingMiss> timing_warning(const Design& d);
 // loop's back edges taken ("1 + 7 + 1*(t+1) + 4": idle, before the loop, per body pass, after).
 std::string latency_formula(const Design& d);
 
+// The IIs the search tried, each with its estimate and whether it fits ("II 1: 7847 cells, 0 DSPs, does not fit; ...").
+std::string ii_search_text(const Design& d);
+
 // The design's shape in a few words: "pipeline, 8 stages", "FSM, 5 states".
 std::string summary_line(const Design& d);
 

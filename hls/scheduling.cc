@@ -82,6 +82,16 @@ std::vector<std::string> SchedulingProblem::check() const {
   }
   for (const BitRead& r : final_reads)
     if (r.source >= ops.size() + fixed_sources) problems.push_back("the last step reads an unknown source " + std::to_string(r.source));
+  if (ii == 0) problems.push_back("the initiation interval must be at least 1");
+  // Modulo, a resource serves ii x limit operation steps per input at most: more can never be scheduled.
+  std::vector<uint64_t> demand(limits.size(), 0);
+  for (const SchedOp& o : ops)
+    if (o.resource >= 0 && static_cast<size_t>(o.resource) < limits.size()) demand[static_cast<size_t>(o.resource)] += held_steps(o);
+  for (size_t r = 0; r < limits.size() && ii > 1; ++r)
+    if (demand[r] > uint64_t{ii} * limits[r])
+      problems.push_back("resource " + std::to_string(r) + " is needed for " + std::to_string(demand[r]) +
+                         " operation steps, more than its " + std::to_string(limits[r]) + " units give in " +
+                         std::to_string(ii) + " slots");
   for (size_t r = 0; r < limits.size(); ++r)
     if (limits[r] == 0) problems.push_back("resource " + std::to_string(r) + " has a limit of 0");
   return problems;
@@ -116,10 +126,13 @@ std::vector<std::string> verify(const SchedulingProblem& p, const Schedule& s) {
     if (o.resource >= 0 && static_cast<size_t>(o.resource) < use.size()) {
       auto& u = use[static_cast<size_t>(o.resource)];
       for (uint32_t k = s.step[i]; k < s.step[i] + held_steps(o); ++k) {
-        if (u.size() <= k) u.resize(k + 1, 0);
-        if (++u[k] > p.limits[static_cast<size_t>(o.resource)])
-          problems.push_back("step " + std::to_string(k) + " uses resource " + std::to_string(o.resource) +
-                             " more than " + std::to_string(p.limits[static_cast<size_t>(o.resource)]) + " times");
+        const uint32_t slot = p.ii > 1 ? k % p.ii : k;  // II 1: every step its own
+        if (u.size() <= slot) u.resize(slot + 1, 0);
+        if (++u[slot] > p.limits[static_cast<size_t>(o.resource)])
+          problems.push_back((p.ii > 1 ? "slot " + std::to_string(slot) + " (step " + std::to_string(k) + ")"
+                                       : "step " + std::to_string(k)) +
+                             " uses resource " + std::to_string(o.resource) + " more than " +
+                             std::to_string(p.limits[static_cast<size_t>(o.resource)]) + " times");
       }
     }
     if (o.cycles > 0 && s.step[i] + o.cycles > s.length)
@@ -173,8 +186,9 @@ Schedule list_schedule(const SchedulingProblem& p) {
   for (uint32_t i = 0; i < n; ++i)
     if (waiting[i] == 0) ready.emplace(priority[i], i);
   uint32_t done = 0;
-  std::vector<std::vector<uint32_t>> used(p.limits.size());  // per resource, per step
-  auto in_use = [&](size_t r, uint32_t k) { return k < used[r].size() ? used[r][k] : 0u; };
+  std::vector<std::vector<uint32_t>> used(p.limits.size());  // per resource, per slot (step mod ii)
+  auto slot = [&](uint32_t k) { return p.ii > 1 ? k % p.ii : k; };  // II 1: every step its own
+  auto in_use = [&](size_t r, uint32_t k) { return slot(k) < used[r].size() ? used[r][slot(k)] : 0u; };
   for (uint32_t step = 0; done < n; ++step) {
     // Passes until nothing more fits this step (scheduling one may let a successor chain in).
     for (bool progress = true; progress;) {
@@ -195,8 +209,8 @@ Schedule list_schedule(const SchedulingProblem& p) {
         if (r >= 0)
           for (uint32_t k = step; k < step + held_steps(p.ops[i]); ++k) {
             auto& u = used[static_cast<size_t>(r)];
-            if (u.size() <= k) u.resize(k + 1, 0);
-            ++u[k];
+            if (u.size() <= slot(k)) u.resize(slot(k) + 1, 0);
+            ++u[slot(k)];
           }
         s.length = std::max(s.length, step + held_steps(p.ops[i]));
         ++done;

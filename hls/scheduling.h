@@ -36,7 +36,11 @@ struct SchedOp {
 struct SchedulingProblem {
   std::vector<SchedOp> ops;  // in a topological order: predecessors first
   double period_ns = 1;
-  std::vector<uint32_t> limits;  // per resource: at most this many operations in one step
+  std::vector<uint32_t> limits;  // per resource: at most this many operations in one step (modulo ii)
+  // The initiation interval: a new input every `ii` steps, so the operations
+  // of steps k, k + ii, k + 2 ii, ... run at once and share a resource's limit
+  // (a modulo reservation table; 1: every step is its own).
+  uint32_t ii = 1;
   uint32_t fixed_sources = 0;    // values read from the first step on (BitRead sources past the operations)
   std::vector<BitRead> final_reads;  // bits read after the last step (a pipeline's outputs)
 
@@ -59,7 +63,7 @@ struct Schedule {
 // step finishing, plus its out_ns and the operation's chain_ns, before the start; a
 // multi-cycle predecessor `cycles` steps or more before), every chain within the period (an
 // operation longer than the period starts a step and nothing chains after
-// it), resource limits respected in every step.
+// it), resource limits respected in every step (in every slot step mod ii).
 std::vector<std::string> verify(const SchedulingProblem& p, const Schedule& s);
 
 // Where operation i starts if it runs in `step`, given where its predecessors
@@ -72,6 +76,8 @@ Schedule asap(const SchedulingProblem& p);
 // As late as possible within `length` steps (at least the ASAP length), with chaining.
 std::vector<uint32_t> alap_steps(const SchedulingProblem& p, uint32_t length);
 // Resource-constrained list scheduling with chaining; priority: the ALAP step.
+// With ii > 1 the limits hold per slot (step mod ii): a modulo list schedule
+// (the graph has no recurrence, so no operation ever waits on a later one).
 Schedule list_schedule(const SchedulingProblem& p);
 
 }  // namespace polydat::hls

@@ -19,7 +19,7 @@ uint64_t Design::latency(uint64_t iterations) const {
 }
 
 uint64_t Design::initiation_interval(uint64_t iterations) const {
-  if (kind == DesignKind::Pipeline) return 1;
+  if (kind == DesignKind::Pipeline) return ii;
   return latency(iterations) + 1;  // back to idle once the result is taken
 }
 
@@ -32,6 +32,11 @@ uint64_t Design::register_bits() const {
     for (const DfgPort& o : dfg.outputs) bits += o.ty.bits();
   }
   return bits;
+}
+
+uint32_t Design::carrying_stage(ValueId v, uint32_t at) const {
+  const uint32_t from = dfg.is_op(v) ? place[v].step : 0;
+  return from + (at - from - 1) / ii * ii;
 }
 
 bool Design::is_dsp(ValueId v) const {
@@ -75,6 +80,7 @@ Resources Design::resources() const {
   Resources r;
   for (const FunctionalUnit& u : units) {
     r.luts += u.area;
+    if (u.cls == UnitClass::Dsp) r.unpaired_luts += u.area;  // a DSP block's own LUTs are its input multiplexers
     r.carries += u.carries;
     if (u.cls == UnitClass::Dsp) ++r.dsps;
     if (u.ops.empty() || !is_iterative(u.ops[0])) continue;
@@ -84,6 +90,7 @@ Resources Design::resources() const {
     else r.ffs += 2 * w + 8 + (constant_multiplier(dfg, v) ? 0 : w);
   }
   r.ffs += static_cast<double>(register_bits()) + (kind == DesignKind::Pipeline ? stages : states.size());
+  if (kind == DesignKind::Pipeline && ii > 1) r.ffs += std::bit_width(ii - 1);  // the slot counter
   return r;
 }
 
@@ -149,7 +156,7 @@ class Synthesizer {
               if (scheduled(v) && d_.is_iterative(v) && g.nodes[v].region != g.nodes[u].region) read_at_end(v);
     if (d_.kind == DesignKind::Pipeline) {
       d_.stages = std::max(1u, length[Region::Pre]);
-      bind_units(false, false);
+      bind_units(false, shares_dsps());
       pipeline_registers();
     } else {
       d_.pre_steps = length[Region::Pre];
@@ -180,8 +187,9 @@ class Synthesizer {
     return (c.unit == UnitClass::Mul || c.unit == UnitClass::Dsp) && !shape_of(d_.dfg, v, false).constant_rhs;
   }
 
-  // An FSM within a DSP budget shares its blocks across states (a pipeline needs one per multiplication).
-  bool shares_dsps() const { return d_.kind == DesignKind::Fsm && dsp_limit_ > 0; }
+  // An FSM within a DSP budget shares its blocks across states, a pipeline at an II above 1 across
+  // its slots (at II 1 a pipeline needs one per multiplication).
+  bool shares_dsps() const { return dsp_limit_ > 0 && (d_.kind == DesignKind::Fsm || d_.ii > 1); }
 
   static int add_limit(SchedulingProblem& p, uint32_t limit) {
     p.limits.push_back(limit);
@@ -194,10 +202,12 @@ class Synthesizer {
     for (uint32_t i = 0; i < ops.size(); ++i) index[ops[i]] = i;
     SchedulingProblem p;
     p.period_ns = schedule_period_ns(d_.target, d_.clock_ns);
+    if (d_.kind == DesignKind::Pipeline) p.ii = d_.ii;
     const bool limit_mul = d_.kind == DesignKind::Fsm && options_.max_mul;
     const int mul_resource = limit_mul ? add_limit(p, *options_.max_mul) : -1;
     // An FSM's DSP blocks serve one multiplication each per state (and --max-mul still caps them).
-    const int dsp_resource = shares_dsps() ? add_limit(p, std::min(dsp_limit_, options_.max_mul.value_or(dsp_limit_))) : -1;
+    const uint32_t dsp_blocks = d_.kind == DesignKind::Fsm ? std::min(dsp_limit_, options_.max_mul.value_or(dsp_limit_)) : dsp_limit_;
+    const int dsp_resource = shares_dsps() ? add_limit(p, dsp_blocks) : -1;
     // How many operations read each value: a net feeding many carry chains is slow to route.
     std::map<ValueId, uint32_t> readers;
     for (ValueId v : ops)
@@ -257,15 +267,16 @@ class Synthesizer {
     p.fixed_sources = static_cast<uint32_t>(inputs.size());
   }
 
-  // Units shared across states: the k-th multiplication of a state goes to unit k.
+  // Units shared across states (an FSM) or slots (a pipeline at an II above 1): the k-th
+  // multiplication of a state or slot goes to unit k.
   struct SharedUnits {
-    std::map<uint32_t, uint32_t> taken;  // state -> how many it has taken
+    std::map<uint32_t, uint32_t> taken;  // state or slot -> how many it has taken
     std::vector<int> units;              // k -> unit
   };
 
   void bind_shared(ValueId v, unsigned w, SharedUnits& pool) {
     const Node& n = d_.dfg.nodes[v];
-    const uint32_t k = pool.taken[d_.place[v].step]++;
+    const uint32_t k = pool.taken[d_.slot(d_.place[v].step)]++;
     if (k >= pool.units.size()) {
       pool.units.push_back(static_cast<int>(d_.units.size()));
       d_.units.push_back(FunctionalUnit{d_.cost(v).unit, n.op, 0, 0, 0, {}});
@@ -275,10 +286,19 @@ class Synthesizer {
     OpShape s = shape_of(d_.dfg, v, d_.is_dsp(v));
     s.width = s.operand_width = u.width;
     const OpCost c = op_cost(d_.target, s);
-    u.area = c.area;
-    u.carries = c.carries;
     u.ops.push_back(v);
+    u.area = c.area + shared_mux_luts(u);
+    u.carries = c.carries;
     d_.place[v].unit = pool.units[k];
+  }
+
+  // A pipeline's shared unit chooses its operands by the slot: a LUT per operand bit per further
+  // operation (FSM estimates leave the state's multiplexers out, as they always have).
+  double shared_mux_luts(const FunctionalUnit& u) const {
+    if (d_.kind != DesignKind::Pipeline || u.ops.size() < 2) return 0;
+    double bits = 0;
+    for (ValueId o : d_.dfg.nodes[u.ops[0]].operands) bits += d_.dfg.nodes[o].width;
+    return bits * static_cast<double>(u.ops.size() - 1);
   }
 
   // Every operation that is logic gets a unit; with a multiplier limit, the
@@ -319,8 +339,8 @@ class Synthesizer {
   // The register sources each scheduled operation (and each output) reads.
   bool registrable(ValueId v) const { return d_.dfg.nodes[v].kind == NodeKind::Input || scheduled(v); }
 
-  // Each value read after its stage is carried by one register per stage
-  // boundary, holding only the bits the later stages read.
+  // Each value read after its stage is carried by one register per ii stage
+  // boundaries (modulo variable expansion), holding only the bits read after it.
   void pipeline_registers() {
     const Dfg& g = d_.dfg;
     d_.last_use.assign(g.nodes.size(), 0);
@@ -338,7 +358,7 @@ class Synthesizer {
     for (const DfgPort& out : g.outputs) reads_at(out.value, d_.stages);
     for (const auto& [v, by_stage] : read) {
       const uint32_t from = g.is_op(v) ? d_.place[v].step : 0;
-      for (uint32_t k = from; k < d_.last_use[v]; ++k) {
+      for (uint32_t k = from; k < d_.last_use[v]; k += d_.ii) {  // a register holds its value for ii stages
         uint64_t later = 0;
         for (const auto& [at, bits] : by_stage)
           if (at > k) later |= bits;
@@ -472,14 +492,16 @@ class Synthesizer {
 // The design of one kind from the built graph; `iterative_mul` makes the wide
 // multiplications iterative units (and so the design a loop-free FSM).
 ir::Expected<Design, HlsError> design_from(const Dfg& built, DesignKind kind, bool iterative_mul,
-                                           const HlsOptions& options) {
+                                           const HlsOptions& options, uint32_t ii = 1) {
   Design d;
   d.kind = kind;
+  d.ii = kind == DesignKind::Pipeline && !iterative_mul ? ii : 1;
   d.target = options.target;
   d.clock_ns = options.clock_ns.value_or(default_clock_ns(options.target));
   d.capacity = options.capacity ? options.capacity : default_capacity(options.target);
   PassOptions passes = pass_options(options, d.kind, d.clock_ns);
   passes.iterative_mul = iterative_mul;
+  passes.ii = d.ii;
   d.dfg = optimize_dfg(built, passes);
   if (auto problems = check_dfg(d.dfg); !problems.empty())
     return HlsError{"internal", "the HLS passes broke the graph: " + problems.front(), {}};
@@ -498,6 +520,34 @@ bool fits(const Resources& r, const Capacity& c) {
   return r.cells() <= kPlaceableShare * c.luts && r.dsps <= c.dsps;
 }
 
+// A longer II must save at least 1 % of the cells to be chosen, or tried further.
+constexpr double kMinGain = 0.99;
+
+IiTrial trial_of(const Design& d) {
+  const Resources r = d.resources();
+  return IiTrial{d.ii, r.cells(), r.dsps, d.capacity && fits(r, *d.capacity)};
+}
+
+// Why the II-1 design is not kept, then what was done instead.
+std::string too_large(const Resources& ii1, const Capacity& c, const std::string& instead) {
+  return fmt::format("the II-1 pipeline needs about {:.0f} logic cells and {} DSP blocks, more than the {} offers ({:.0f} % of "
+                     "{} cells, {} DSPs): {}",
+                     ii1.cells(), ii1.dsps, c.device, 100 * kPlaceableShare, c.luts, c.dsps, instead);
+}
+
+// Where a diagnostic about the loop points: its first loop-state value's source.
+ir::SourceLoc loop_location(const Dfg& g) {
+  for (ValueId s : g.loop->state)
+    if (g.nodes[s].loc.line) return g.nodes[s].loc;
+  return {};
+}
+
+ir::SourceLoc iterative_location(const Design& d) {
+  for (ValueId v = 0; v < d.dfg.nodes.size(); ++v)
+    if (d.live[v] && d.is_iterative(v)) return d.dfg.nodes[v].loc;
+  return {};
+}
+
 }  // namespace
 
 ir::Expected<Design, HlsError> synthesize(const ir::CategoryIr& ir, ir::FuncId f, const std::vector<bool>& config_fields,
@@ -506,18 +556,52 @@ ir::Expected<Design, HlsError> synthesize(const ir::CategoryIr& ir, ir::FuncId f
   if (!kind) return kind.error();
   auto dfg = build_dfg(ir, f, config_fields);
   if (!dfg) return dfg.error();
+  if (options.ii) {
+    if (*options.ii == 0 || *options.ii > kMaxIi)
+      return HlsError{"bad-ii", fmt::format("the initiation interval must be 1 to {}, not {}", kMaxIi, *options.ii), {}};
+    if (dfg->loop)
+      return HlsError{"ii-loop", "an initiation interval applies to a loop-free kernel; this one has a loop (its iterations are not yet pipelined)",
+                      loop_location(*dfg)};
+    auto d = design_from(*dfg, *kind, false, options, *options.ii);
+    if (d && d->kind == DesignKind::Fsm)
+      return HlsError{"ii-iterative", fmt::format("no pipeline at II {}: a division by a variable iterates (one quotient bit a cycle)", *options.ii),
+                      iterative_location(*d)};
+    return d;
+  }
   auto d = design_from(*dfg, *kind, false, options);
   if (!d || !d->capacity || dfg->loop || fits(d->resources(), *d->capacity)) return d;
-  // Too large for the device: the same kernel with iterative multiplications, if that is smaller.
-  // The passes lower everything else as for the II-1 design, so only the multiplications differ.
+  // Too large for the device: the smallest II whose pipeline fits, sharing DSP blocks across its
+  // slots; when none does, the smallest design tried, or the iterative FSM if that is smaller.
+  const Resources ii1 = d->resources();
+  const Capacity capacity = *d->capacity;
+  Design best = std::move(*d);
+  std::vector<IiTrial> trials;
+  if (best.kind == DesignKind::Pipeline) {
+    trials.push_back(trial_of(best));
+    for (uint32_t ii = 2; ii <= kMaxIi; ++ii) {
+      auto t = design_from(*dfg, *kind, false, options, ii);
+      if (!t) return t;
+      trials.push_back(trial_of(*t));
+      if (trials.back().fits) {
+        t->ii_search = trials;
+        t->fallback = too_large(ii1, capacity, fmt::format("II {} is the smallest that fits, its DSP blocks shared across the slots", ii));
+        return t;
+      }
+      if (trials.back().cells < kMinGain * best.resources().cells()) best = std::move(*t);
+      // A longer II that saves nothing has nothing left to share.
+      if (trials.back().cells >= kMinGain * trials[trials.size() - 2].cells) break;
+    }
+    best.ii_search = trials;
+    if (best.ii > 1)
+      best.fallback = too_large(ii1, capacity, fmt::format("no II up to {} fits; II {} is the smallest design", trials.back().ii, best.ii));
+  }
+  // The same kernel with iterative multiplications, if that is smaller. The passes lower
+  // everything else as for the II-1 design, so only the multiplications differ.
   auto shared = design_from(*dfg, DesignKind::Pipeline, true, options);
-  if (!shared || shared->kind == DesignKind::Pipeline) return d;  // no multiplication to iterate
-  const Resources big = d->resources(), small = shared->resources();
-  if (small.cells() >= big.cells()) return d;
-  shared->fallback = fmt::format(
-      "the II-1 pipeline needs about {:.0f} logic cells and {} DSP blocks, more than the {} offers ({:.0f} % of "
-      "{} cells, {} DSPs): multiplications iterate, one multiplier bit per cycle",
-      big.cells(), big.dsps, d->capacity->device, 100 * kPlaceableShare, d->capacity->luts, d->capacity->dsps);
+  if (!shared || shared->kind == DesignKind::Pipeline) return best;  // no multiplication to iterate
+  if (shared->resources().cells() >= best.resources().cells()) return best;
+  shared->ii_search = trials;
+  shared->fallback = too_large(ii1, capacity, "multiplications iterate, one multiplier bit per cycle");
   return shared;
 }
 

@@ -7,7 +7,8 @@ namespace polydat::rtl {
 void Emitter::pipeline_control() {
   const uint32_t last = d_.stages - 1;
   line(fmt::format("  assign stall = valid_{} && !out_ready;", last));
-  line("  assign in_ready = !stall;");
+  // At an II above 1 an input enters in slot 0 only: the stages' slots then follow from it.
+  line(d_.ii > 1 ? "  assign in_ready = !stall && " + in_slot(0) + ";" : "  assign in_ready = !stall;");
   line(fmt::format("  assign out_valid = valid_{};", last));
   const std::vector<bool> streamed = g_.streamed();
   for (size_t i = 0; i < g_.outputs.size(); ++i) {
@@ -29,13 +30,31 @@ void Emitter::pipeline_control() {
   line("  always_ff @(posedge clk) begin");
   line("    if (rst) begin");
   for (uint32_t k = 0; k < d_.stages; ++k) line(fmt::format("      valid_{} <= 1'b0;", k));
+  if (d_.ii > 1) line("      phase <= '0;");
   for (const hls::Register& r : d_.registers) line("      " + r.name + " <= '0;");
   line("    end else if (!stall) begin");
-  line("      valid_0 <= in_valid;");
+  line(d_.ii > 1 ? "      valid_0 <= in_valid && " + in_slot(0) + ";" : "      valid_0 <= in_valid;");
   for (uint32_t k = 1; k < d_.stages; ++k) line(fmt::format("      valid_{} <= valid_{};", k, k - 1));
-  for (const hls::Register& r : d_.registers) line("      " + r.name + " <= " + register_input(r) + ";");
+  // A register loads in its stage's slot only, and so holds its value for II cycles.
+  std::vector<std::vector<const hls::Register*>> by_slot(d_.ii);
+  for (const hls::Register& r : d_.registers) by_slot[d_.slot(r.stage)].push_back(&r);
+  if (d_.ii == 1) {
+    register_loads(by_slot[0], "      ");
+  } else {
+    line(fmt::format("      phase <= phase == {} ? '0 : phase + 1'b1;", literal(phase_width(), d_.ii - 1)));
+    for (uint32_t k = 0; k < d_.ii; ++k) {
+      if (by_slot[k].empty()) continue;
+      line("      if (" + in_slot(k) + ") begin");
+      register_loads(by_slot[k], "        ");
+      line("      end");
+    }
+  }
   line("    end");
   line("  end");
+}
+
+void Emitter::register_loads(const std::vector<const hls::Register*>& regs, const std::string& indent) {
+  for (const hls::Register* r : regs) line(indent + r->name + " <= " + register_input(*r) + ";");
 }
 
 std::vector<std::pair<unsigned, unsigned>> Emitter::runs(uint64_t bits) {

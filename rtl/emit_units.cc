@@ -277,7 +277,12 @@ std::string Emitter::range_index(unsigned w) { return w == 1 ? "0" : fmt::format
 
 bool Emitter::shared_multiplier(size_t u) const {
   const hls::FunctionalUnit& fu = d_.units[u];
-  return d_.kind == DesignKind::Fsm && fu.ops.size() > 1 && node(fu.ops[0]).op == Op::Mul;
+  return (d_.kind == DesignKind::Fsm || d_.ii > 1) && fu.ops.size() > 1 && node(fu.ops[0]).op == Op::Mul;
+}
+
+std::string Emitter::serves(uint32_t step) const {
+  if (d_.kind == DesignKind::Pipeline) return in_slot(d_.slot(step));
+  return "state == S_" + d_.states[step].name;
 }
 
 std::array<unsigned, 3> Emitter::shared_widths(size_t u) const {
@@ -308,8 +313,8 @@ void Emitter::shared_multiplier_body(size_t u) {
       a += x;
       b += y;
     } else {
-      a += fmt::format("state == S_{} ? {} : ", d_.states[at].name, x);
-      b += fmt::format("state == S_{} ? {} : ", d_.states[at].name, y);
+      a += fmt::format("{} ? {} : ", serves(at), x);
+      b += fmt::format("{} ? {} : ", serves(at), y);
     }
   }
   line(fmt::format("  assign {}_a = {};", p, a));

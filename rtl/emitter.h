@@ -4,6 +4,9 @@
 // emit_fsm.cc (the control of each kind of design).
 #pragma once
 
+#include <fmt/core.h>
+
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <map>
@@ -105,7 +108,7 @@ class Emitter {
   // "[w-1:0]" or "[0]".
   static std::string range_index(unsigned w);
 
-  // Multipliers an FSM shares across states (DSP blocks, --max-mul).
+  // Multipliers an FSM shares across states (DSP blocks, --max-mul), a pipeline across slots.
   bool shared_multiplier(size_t u) const;
   static std::string shared_name(size_t u) { return "mul" + std::to_string(u); }
   // Operand widths and the product's: the widest of the operations bound to the unit.
@@ -117,6 +120,13 @@ class Emitter {
   // ---- a pipeline's control and registers (emit_pipeline.cc) ----
 
   void pipeline_control();
+  // Bits of the slot counter of a pipeline at an II above 1, and the test for slot k.
+  unsigned phase_width() const { return std::max(1u, log2_exact(d_.ii)); }
+  std::string in_slot(uint32_t k) const { return fmt::format("phase == {}", literal(phase_width(), k)); }
+  // The condition under which a shared unit serves the operation at `step`.
+  std::string serves(uint32_t step) const;
+  // Pipeline registers written at the end of stage `stage`'s slot, under `indent`.
+  void register_loads(const std::vector<const hls::Register*>& regs, const std::string& indent);
   // Runs of consecutive held bits of a register: (lowest bit of the value, length).
   static std::vector<std::pair<unsigned, unsigned>> runs(uint64_t bits);
   // A register holding only some of v's bits, at v's width (the bits it does

@@ -77,7 +77,7 @@ std::string render(const CosimReport& r, const hls::Design& d) {
     out += fmt::format("  latency: {}..{} cycles measured, report {} ({})\n", r.min_latency, r.max_latency, claim,
                        r.latency_wrong ? "WRONG: " + r.latency_first_wrong : "agrees");
     out += fmt::format("  initiation interval: {}..{} cycles measured, report {}\n", r.min_ii, r.max_ii,
-                       d.kind == hls::DesignKind::Pipeline ? "1" : "latency + 1");
+                       d.kind == hls::DesignKind::Pipeline ? std::to_string(d.ii) : "latency + 1");
   }
   out += fmt::format("  simulated cycles: {} ({:.2f} M cycles/s)\n", r.cycles,
                      r.engine_seconds > 0 ? static_cast<double>(r.cycles) / r.engine_seconds / 1e6 : 0.0);

@@ -329,7 +329,7 @@ std::vector<std::string> shape_problems(const Design& d) {
                                              std::to_string(d.stages));
     for (uint64_t t : {0u, 1u, 9u}) {
       expect(d.latency(t) == d.stages, "pipeline latency is not the stage count");
-      expect(d.initiation_interval(t) == 1, "pipeline initiation interval is not 1");
+      expect(d.initiation_interval(t) == d.ii && d.ii >= 1, "pipeline initiation interval is not its II");
     }
     expect(d.states.empty() && d.transitions.empty(), "a pipeline has FSM states");
     expect(!d.dfg.loop.has_value(), "a pipeline with a loop");
@@ -425,21 +425,25 @@ std::vector<std::string> unit_problems(const Design& d, std::optional<uint32_t> 
     // An FSM shares its DSP blocks across states: the device has only so many,
     // and a DSP multiplies a constant operand as well as a variable one.
     const bool on_dsp = std::all_of(fu.ops.begin(), fu.ops.end(), [&](ValueId v) { return d.is_dsp(v); });
-    const bool shared_dsp = d.kind == DesignKind::Fsm && on_dsp;
+    // So does a pipeline at an II above 1, across its slots.
+    const bool shared_dsp = (d.kind == DesignKind::Fsm || d.ii > 1) && on_dsp;
     if (general && by_constant && !shared_dsp)
       problems.push_back("unit " + std::to_string(u) + " mixes general and constant multiplications");
     if (by_constant && fu.ops.size() > 1 && !divmod_pair && !shared_dsp)
       problems.push_back("unit " + std::to_string(u) + " shares an operation that is not a general multiplication");
     if (fu.ops.empty()) problems.push_back("unit " + std::to_string(u) + " has no operation");
-    const bool may_share = d.kind == DesignKind::Fsm && (max_mul || on_dsp);
+    const bool may_share = (d.kind == DesignKind::Fsm && (max_mul || on_dsp)) || shared_dsp;
     if (!fu.ops.empty() && !may_share && fu.ops.size() > 1 && !divmod_pair)
       problems.push_back("unit " + std::to_string(u) + " is shared without a limit");
     std::set<uint32_t> steps;
     for (ValueId v : fu.ops) {
       if (!is_live_op(d, v) || d.place[v].unit != static_cast<int>(u))
         problems.push_back("unit " + std::to_string(u) + " lists " + v_text(d, v) + ", which is not bound to it");
-      if (!steps.insert(d.place[v].step).second && !divmod_pair)
-        problems.push_back("unit " + std::to_string(u) + " is used twice in step " + std::to_string(d.place[v].step));
+      // A pipeline at II n runs stages k, k + n, ... at once: one use per slot (stage mod n).
+      const uint32_t slot = d.kind == DesignKind::Pipeline ? d.place[v].step % d.ii : d.place[v].step;
+      if (!steps.insert(slot).second && !divmod_pair)
+        problems.push_back("unit " + std::to_string(u) + " is used twice in " +
+                           (d.kind == DesignKind::Pipeline && d.ii > 1 ? "slot " : "step ") + std::to_string(slot));
     }
   }
   if (sharing) {
@@ -470,7 +474,8 @@ std::vector<std::string> pipeline_register_problems(const Design& d) {
   std::vector<std::pair<ValueId, uint32_t>> want, got;
   for (ValueId v = 0; v < g.nodes.size(); ++v) {
     if (!registrable(d, v)) continue;
-    for (int64_t k = def_step(d, v); k < last[v]; ++k) want.emplace_back(v, static_cast<uint32_t>(k));
+    // At II n a register holds its value n stages: one every n boundaries.
+    for (int64_t k = def_step(d, v); k < last[v]; k += d.ii) want.emplace_back(v, static_cast<uint32_t>(k));
   }
   for (const Register& r : d.registers) {
     if (r.values.size() != 1) {

@@ -56,7 +56,7 @@ std::vector<std::string> dependence_problems(const Design& d);
 // with nothing of its step before or after it. The critical path is the
 // latest finish.
 std::vector<std::string> timing_problems(const Design& d);
-// Pipelines: steps below `stages`, latency = stages, II = 1. FSMs: the state
+// Pipelines: steps below `stages`, latency = stages, II = the design's ii. FSMs: the state
 // list idle, pre, loop, post, done; the controller's transitions; each
 // region's operations in its own states; latency(t) = 1 + pre + loop*(t+1) + post.
 std::vector<std::string> shape_problems(const Design& d);

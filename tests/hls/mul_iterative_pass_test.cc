@@ -133,10 +133,16 @@ TEST_CASE("a design that does not fit falls back to iterative multiplications, a
     if (fsm.live[v] && fsm.is_iterative(v)) CHECK(fsm.place[v].step + fsm.multi_cycles(v) <= fsm.finish_state());
 }
 
-TEST_CASE("a kernel without a wide multiplication keeps its pipeline, fitting or not") {
+TEST_CASE("a kernel without a wide multiplication keeps a pipeline, fitting or not") {
+  const Design fits = must_synth("input x: u64\ny := (x ^ (x >> 7)) + (x << 3)\n", on_part(100000));
+  CHECK(fits.kind == DesignKind::Pipeline);
+  CHECK(fits.fallback.empty());
+  // On 10 LUTs nothing fits: no multiplication to iterate, so the smallest II tried (its registers held longer).
   const Design d = must_synth("input x: u64\ny := (x ^ (x >> 7)) + (x << 3)\n", on_part(10));
   CHECK(d.kind == DesignKind::Pipeline);
-  CHECK(d.fallback.empty());
+  REQUIRE_FALSE(d.ii_search.empty());
+  CHECK(d.fallback.find("no II up to") != std::string::npos);
+  for (const IiTrial& t : d.ii_search) CHECK(d.resources().cells() <= t.cells);
 }
 
 TEST_CASE("the estimate: an adder's LUTs and carries, its registers") {

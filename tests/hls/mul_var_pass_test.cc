@@ -599,4 +599,30 @@ TEST_CASE("the harness catches planted faults") {
   CHECK_FALSE(output_differences(square, ungated, squares).empty());
 }
 
+TEST_CASE("at an II above 1 multiplications by constants take the blocks left, each whole or not at all") {
+  // splitmix64's two constants (each with 10 limb products reaching below bit 64, every limb of
+  // three or more set bits) and a 16-bit product of two variables (one limb product: one block).
+  const Dfg g = dfg_from(
+      "input x: u64\ninput a: u16\ninput b: u16\n"
+      "z := (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9\n"
+      "w := (z ^ (z >> 27)) * 0x94d049bb133111eb\n"
+      "p := a * b\n");
+  const auto samples = samples_for(g, 300, 7);
+  auto blocks_at = [&](uint32_t dsps, uint32_t ii) {
+    MulVarOptions o = options(dsps);
+    o.ii = ii;
+    const Dfg after = mul_var_pass(g, o);
+    const auto diffs = output_differences(g, after, samples);
+    CHECK_MESSAGE(diffs.empty(), join(diffs));
+    const DspCount c = dsp_blocks(after);
+    CHECK_MESSAGE(c.problems.empty(), join(c.problems));
+    return c.blocks;
+  };
+  CHECK(blocks_at(8, 1) == 1);   // II 1: only the product of two variables, as before
+  CHECK(blocks_at(8, 2) == 11);  // 16 slots: the variable product, one constant whole (10), not the second
+  CHECK(blocks_at(8, 3) == 21);  // 24 slots: both constants
+  CHECK(blocks_at(2, 4) == 1);   // 8 slots: neither constant fits whole
+  CHECK(blocks_at(0, 4) == 0);
+}
+
 }  // TEST_SUITE

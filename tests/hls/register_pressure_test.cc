@@ -106,7 +106,7 @@ TEST_CASE("inputs are fixed sources: reading them later carries them") {
   CHECK(register_bits(p, s) == 66);
 }
 
-TEST_CASE("FSM problems and problems without bit reads are left as they are") {
+TEST_CASE("problems without bit reads are left as they are; a limited operation keeps its step") {
   SchedulingProblem p = early_inversion(6);
   const Schedule before = list_schedule(p);
   for (SchedOp& o : p.ops) o.reads.clear();
@@ -114,8 +114,26 @@ TEST_CASE("FSM problems and problems without bit reads are left as they are") {
   CHECK(reduce_registers(p, before).step == before.step);
   SchedulingProblem limited = early_inversion(6);
   limited.limits = {4};
-  limited.ops[3].resource = 0;
+  limited.ops[3].resource = 0;  // the operation that moves above: it must keep its slot
   CHECK(reduce_registers(limited, before).step == before.step);
+  SchedulingProblem fsm = early_inversion(6);
+  fsm.ops[1].cycles = 2;  // a multi-cycle operation: an FSM's problem
+  CHECK(reduce_registers(fsm, asap(fsm)).step == asap(fsm).step);
+}
+
+TEST_CASE("modulo: a register holds a value for ii steps, so a bit read d steps later costs ceil(d / ii)") {
+  // early_inversion's list schedule at II 2: 0 carried to step 3 is ceil(3/2) = 2 registers (16
+  // bits), 1 and 2 one each (8 + 8), 3 from step 0 to 3 two (16), 4 to the end one (8): 56 bits.
+  SchedulingProblem p = early_inversion(6);
+  p.ii = 2;
+  const Schedule before = list_schedule(p);
+  REQUIRE(before.step == std::vector<uint32_t>{0, 1, 2, 0, 3});
+  CHECK(register_bits(p, before) == 56);
+  // Moving 3 to step 3 saves its 16 bits, 0 is carried anyway: 40.
+  const Schedule after = reduce_registers(p, before);
+  CHECK(verify(p, after).empty());
+  CHECK(after.step == std::vector<uint32_t>{0, 1, 2, 3, 3});
+  CHECK(register_bits(p, after) == 40);
 }
 
 TEST_CASE("check() refuses bit reads of a source the operation does not depend on") {

@@ -352,3 +352,43 @@ TEST_CASE("a multi-cycle operation: its result from step + cycles on, its resour
 }
 
 }  // TEST_SUITE
+
+// ---- modulo problems: a new input every ii steps (hand-worked) ----
+
+TEST_CASE("modulo: check refuses an II of 0 and more work on a resource than its units give in ii slots") {
+  SchedulingProblem p = problem({op(1, {}, 0), op(1, {}, 0), op(1, {}, 0)}, 10, {1});
+  p.ii = 0;
+  CHECK_FALSE(p.check().empty());
+  p.ii = 2;  // three uses of one unit, two slots: never schedulable
+  REQUIRE(p.check().size() == 1);
+  CHECK(p.check()[0].find("more than its 1 units give in 2 slots") != std::string::npos);
+  p.ii = 3;
+  CHECK(p.check().empty());
+}
+
+TEST_CASE("modulo: verify counts a resource per slot, step mod ii") {
+  // Two independent uses of one unit, II 2: steps 0 and 2 are both slot 0.
+  SchedulingProblem p = problem({op(1, {}, 0), op(1, {}, 0)}, 10, {1});
+  p.ii = 2;
+  const auto clash = verify(p, schedule({0, 2}, {0, 0}, 3));
+  REQUIRE(clash.size() == 1);
+  CHECK(clash[0].find("slot 0 (step 2)") != std::string::npos);
+  CHECK(verify(p, schedule({0, 1}, {0, 0}, 2)).empty());
+  CHECK(verify(p, schedule({0, 3}, {0, 0}, 4)).empty());
+  p.ii = 1;  // at II 1 steps 0 and 2 are different steps
+  CHECK(verify(p, schedule({0, 2}, {0, 0}, 3)).empty());
+}
+
+TEST_CASE("modulo: the list schedule puts a chain's uses of one unit in different slots") {
+  // 0 -> 1 -> 2 -> 3, each 6 ns under a 10 ns period (one a step); 0 and 2 use the single unit.
+  // At II 2 step 2 is slot 0 again, taken by 0, so 2 waits for step 3 (slot 1); 3 follows in step 4.
+  SchedulingProblem p = problem({op(6, {}, 0), op(6, {0}), op(6, {1}, 0), op(6, {2})}, 10, {1});
+  p.ii = 2;
+  REQUIRE(p.check().empty());
+  const Schedule s = list_schedule(p);
+  CHECK(verify(p, s).empty());
+  CHECK(s.step == std::vector<uint32_t>{0, 1, 3, 4});
+  CHECK(s.length == 5);
+  p.ii = 3;  // steps 0 and 2 are different slots: no wait
+  CHECK(list_schedule(p).step == std::vector<uint32_t>{0, 1, 2, 3});
+}

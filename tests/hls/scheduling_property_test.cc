@@ -18,7 +18,7 @@ namespace {
 
 std::string describe(const SchedulingProblem& p) {
   std::ostringstream os;
-  os << "period " << p.period_ns << ", limits [";
+  os << "period " << p.period_ns << ", ii " << p.ii << ", limits [";
   for (uint32_t l : p.limits) os << " " << l;
   os << " ]\n";
   for (size_t i = 0; i < p.ops.size(); ++i) {
@@ -50,6 +50,8 @@ SchedulingProblem gen_problem(const GenOptions& g) {
   const int resources = g.limits ? *rc::gen::inRange(0, 4) : 0;
   for (int r = 0; r < resources; ++r) p.limits.push_back(static_cast<uint32_t>(*rc::gen::inRange(1, 4)));
   const int n = *rc::gen::inRange(0, 61);
+  // Sometimes a modulo problem: the limits hold per slot (step mod ii).
+  if (g.limits && *rc::gen::weightedElement<bool>({{2, false}, {1, true}})) p.ii = static_cast<uint32_t>(*rc::gen::inRange(2, 5));
   const int period_q = static_cast<int>(p.period_ns * 4);
   for (int i = 0; i < n; ++i) {
     SchedOp o;
@@ -69,6 +71,11 @@ SchedulingProblem gen_problem(const GenOptions& g) {
     if (!p.limits.empty() && *rc::gen::weightedElement<bool>({{1, false}, {1, true}}))
       o.resource = *rc::gen::inRange(0, static_cast<int>(p.limits.size()));
     p.ops.push_back(std::move(o));
+  }
+  if (p.ii > 1) {  // no more uses than the slots hold: check() refuses the rest
+    std::vector<uint32_t> uses(p.limits.size(), 0);
+    for (SchedOp& o : p.ops)
+      if (o.resource >= 0 && ++uses[static_cast<size_t>(o.resource)] > p.ii * p.limits[static_cast<size_t>(o.resource)]) o.resource = -1;
   }
   if (!g.long_after_wire)
     for (SchedOp& o : p.ops)

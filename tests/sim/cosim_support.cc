@@ -9,7 +9,7 @@
 
 namespace polydat::simtest {
 
-Loaded load_kernel(const rtltest::Kernel& k) {
+Loaded load_kernel(const rtltest::Kernel& k, const hls::HlsOptions& options) {
   frontend::CompileOptions copts;
   copts.lib_paths = k.lib_paths;
   frontend::CompileResult r = frontend::compile_file(k.path.string(), copts);
@@ -18,7 +18,7 @@ Loaded load_kernel(const rtltest::Kernel& k) {
   if (!opt) return Loaded{nullptr, "the optimiser failed: " + opt.error()};
   std::vector<Param> params;
   for (const frontend::Port& p : r.kernel().params) params.push_back(Param{p.name, p.ty, p.is_extern, p.default_constant});
-  auto d = flow::schedule(std::move(*opt));
+  auto d = flow::schedule(std::move(*opt), options);
   if (!d) return Loaded{nullptr, "refused by HLS (" + d.error().kind + "): " + d.error().message};
   flow::Emitted e = flow::emit(std::move(*d));
   return Loaded{std::unique_ptr<SimKernel>(new SimKernel{k, std::move(params), std::move(e.config_fields), std::move(e.ir),
@@ -26,10 +26,10 @@ Loaded load_kernel(const rtltest::Kernel& k) {
                 ""};
 }
 
-Loaded load_kernel(const std::string& key) {
+Loaded load_kernel(const std::string& key, const hls::HlsOptions& options) {
   const std::optional<rtltest::Kernel> k = rtltest::find_kernel(key);
   if (!k) return Loaded{nullptr, "no kernel " + key};
-  return load_kernel(*k);
+  return load_kernel(*k, options);
 }
 
 std::vector<Loaded> load_all_kernels() {

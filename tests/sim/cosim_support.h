@@ -47,8 +47,8 @@ struct Loaded {
   std::unique_ptr<SimKernel> kernel;  // a stable address: engines keep references into it
   std::string why;
 };
-Loaded load_kernel(const rtltest::Kernel& k);
-Loaded load_kernel(const std::string& key);  // by "corpus/NAME" or "rtl/NAME"
+Loaded load_kernel(const rtltest::Kernel& k, const hls::HlsOptions& options = {});
+Loaded load_kernel(const std::string& key, const hls::HlsOptions& options = {});  // by "corpus/NAME" or "rtl/NAME"
 
 // Every kernel of the corpus and tests/rtl/kernels, in rtltest::all_kernels() order.
 std::vector<Loaded> load_all_kernels();

@@ -19,8 +19,8 @@ struct Fixture {
   sim::EngineRun expected;
 };
 
-Fixture fixture(const std::string& key, uint64_t seed) {
-  simtest::Loaded loaded = simtest::load_kernel(key);
+Fixture fixture(const std::string& key, uint64_t seed, const hls::HlsOptions& options = {}) {
+  simtest::Loaded loaded = simtest::load_kernel(key, options);
   REQUIRE_MESSAGE(loaded.kernel, loaded.why);
   Fixture f{std::move(loaded.kernel), {}, {}};
   f.batch = simtest::draw_batch(*f.kernel, simtest::default_configs(*f.kernel), kEvaluations, seed);
@@ -139,10 +139,49 @@ TEST_CASE("faults: an output register left out of reset shows right after reset"
   }
 }
 
+// A part too small for any pipeline of splitmix64 (an HX1K's logic, no DSP blocks): the iterative FSM.
+hls::HlsOptions on_hx1k() {
+  hls::HlsOptions o;
+  o.capacity = hls::Capacity{"hx1k", 1280, 1280, 1280, 0};
+  return o;
+}
+
 TEST_CASE("faults: an iterative multiplier that adds without carries is a mismatch") {
-  const Fixture f = fixture("corpus/stdlib_splitmix64", 16);
+  const Fixture f = fixture("corpus/stdlib_splitmix64", 16, on_hx1k());
   REQUIRE(f.kernel->is_fsm());
   REQUIRE_FALSE(f.kernel->design.fallback.empty());
   const CosimRun r = run_mutant(f, planted(*f.kernel, "_bit) ", " + ", " ^ "), 0.0, 1);
+  check_caught_as_mismatch(f, r);
+}
+
+// ---- a pipeline at an II above 1 (hls/synthesize.cc's II search; rtl/emit_pipeline.cc) ----
+
+hls::HlsOptions at_ii(uint32_t ii) {
+  hls::HlsOptions o;
+  o.ii = ii;
+  return o;
+}
+
+TEST_CASE("faults: a register of an II-3 pipeline loading in every slot, not only its own, is a mismatch") {
+  const Fixture f = fixture("corpus/stdlib_splitmix64", 17, at_ii(3));
+  REQUIRE(f.kernel->design.ii == 3);
+  // The first slot's registers load every cycle: a reader two or three stages on sees the next cycle's value.
+  const CosimRun r = run_mutant(f, planted(*f.kernel, "if (phase == ", "if (phase == ", "if (1'b1 || phase == "), 0.0, 1);
+  check_caught_as_mismatch(f, r);
+}
+
+TEST_CASE("faults: an II-3 pipeline taking an input in every slot loses inputs") {
+  const Fixture f = fixture("corpus/stdlib_splitmix64", 18, at_ii(3));
+  REQUIRE(f.kernel->design.ii == 3);
+  const CosimRun r = run_mutant(f, planted(*f.kernel, "assign in_ready", " && phase == ", " || phase == "), 0.0, 1);
+  INFO(r.error);
+  INFO(sim::render(r.report, f.kernel->design));
+  CHECK((!r.error.empty() || !r.report.ok()));
+}
+
+TEST_CASE("faults: a shared DSP block's operands chosen by the wrong slot are a mismatch") {
+  const Fixture f = fixture("corpus/stdlib_splitmix64", 19, at_ii(3));
+  REQUIRE(f.kernel->design.ii == 3);
+  const CosimRun r = run_mutant(f, planted(*f.kernel, "_a = phase == ", "_a = phase == ", "_a = phase != "), 0.0, 1);
   check_caught_as_mismatch(f, r);
 }

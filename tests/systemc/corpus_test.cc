@@ -30,8 +30,8 @@ void check_run(const simtest::SimKernel& k, const sctest::ScRun& r, size_t n, bo
   CHECK(r.cosim.report.latency_checked == n);
   CHECK(r.cosim.report.latency_wrong == 0);
   if (!k.is_fsm() && n > 1) {
-    CHECK(r.cosim.report.min_ii == 1);
-    CHECK(r.cosim.report.max_ii == 1);
+    CHECK(r.cosim.report.min_ii == k.design.ii);
+    CHECK(r.cosim.report.max_ii == k.design.ii);
     CHECK(r.cosim.report.min_latency == k.design.stages);
     CHECK(r.cosim.report.max_latency == k.design.stages);
   }
