@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <map>
+#include <set>
 #include <tuple>
 
 #include "hls/design.h"
@@ -10,6 +11,7 @@
 #include "hls/mul_iterative_pass.h"
 #include "hls/passes.h"
 #include "hls/register_pressure.h"
+#include "hls/slot_mux.h"
 
 namespace polydat::hls {
 
@@ -267,38 +269,43 @@ class Synthesizer {
     p.fixed_sources = static_cast<uint32_t>(inputs.size());
   }
 
-  // Units shared across states (an FSM) or slots (a pipeline at an II above 1): the k-th
-  // multiplication of a state or slot goes to unit k.
+  // Units shared across states (an FSM) or slots (a pipeline at an II above 1): each unit
+  // serves one multiplication per state or slot.
   struct SharedUnits {
-    std::map<uint32_t, uint32_t> taken;  // state or slot -> how many it has taken
-    std::vector<int> units;              // k -> unit
+    std::vector<int> units;                  // the pool's units
+    std::vector<std::set<uint32_t>> served;  // per pool unit: the states or slots it serves
   };
 
+  // Of the units free in v's slot, the one whose input multiplexers grow least (the first on a
+  // tie, so an FSM's k-th multiplication of a state goes to unit k); a new unit if none is free.
   void bind_shared(ValueId v, unsigned w, SharedUnits& pool) {
     const Node& n = d_.dfg.nodes[v];
-    const uint32_t k = pool.taken[d_.slot(d_.place[v].step)]++;
-    if (k >= pool.units.size()) {
+    const uint32_t slot = d_.slot(d_.place[v].step);
+    size_t k = pool.units.size();
+    double best = 0;
+    for (size_t i = 0; i < pool.units.size(); ++i) {
+      if (pool.served[i].count(slot)) continue;
+      std::vector<ValueId> ops = d_.units[static_cast<size_t>(pool.units[i])].ops;
+      const double before = slot_mux_luts(d_, ops);
+      ops.push_back(v);
+      const double growth = slot_mux_luts(d_, ops) - before;
+      if (k == pool.units.size() || growth < best) k = i, best = growth;
+    }
+    if (k == pool.units.size()) {
       pool.units.push_back(static_cast<int>(d_.units.size()));
+      pool.served.emplace_back();
       d_.units.push_back(FunctionalUnit{d_.cost(v).unit, n.op, 0, 0, 0, {}});
     }
+    pool.served[k].insert(slot);
     FunctionalUnit& u = d_.units[static_cast<size_t>(pool.units[k])];
     u.width = std::max(u.width, w);
     OpShape s = shape_of(d_.dfg, v, d_.is_dsp(v));
     s.width = s.operand_width = u.width;
     const OpCost c = op_cost(d_.target, s);
     u.ops.push_back(v);
-    u.area = c.area + shared_mux_luts(u);
+    u.area = c.area + slot_mux_luts(d_, u.ops);
     u.carries = c.carries;
     d_.place[v].unit = pool.units[k];
-  }
-
-  // A pipeline's shared unit chooses its operands by the slot: a LUT per operand bit per further
-  // operation (FSM estimates leave the state's multiplexers out, as they always have).
-  double shared_mux_luts(const FunctionalUnit& u) const {
-    if (d_.kind != DesignKind::Pipeline || u.ops.size() < 2) return 0;
-    double bits = 0;
-    for (ValueId o : d_.dfg.nodes[u.ops[0]].operands) bits += d_.dfg.nodes[o].width;
-    return bits * static_cast<double>(u.ops.size() - 1);
   }
 
   // Every operation that is logic gets a unit; with a multiplier limit, the
@@ -520,7 +527,7 @@ bool fits(const Resources& r, const Capacity& c) {
   return r.cells() <= kPlaceableShare * c.luts && r.dsps <= c.dsps;
 }
 
-// A longer II must save at least 1 % of the cells to be chosen, or tried further.
+// When no II fits, a longer II must save at least 1 % of the cells to be kept as the smallest.
 constexpr double kMinGain = 0.99;
 
 IiTrial trial_of(const Design& d) {
@@ -587,9 +594,9 @@ ir::Expected<Design, HlsError> synthesize(const ir::CategoryIr& ir, ir::FuncId f
         t->fallback = too_large(ii1, capacity, fmt::format("II {} is the smallest that fits, its DSP blocks shared across the slots", ii));
         return t;
       }
+      // No early stop: savings come in steps (a longer II takes a whole multiply onto the DSP
+      // blocks), so an II that saves nothing can precede one that fits.
       if (trials.back().cells < kMinGain * best.resources().cells()) best = std::move(*t);
-      // A longer II that saves nothing has nothing left to share.
-      if (trials.back().cells >= kMinGain * trials[trials.size() - 2].cells) break;
     }
     best.ii_search = trials;
     if (best.ii > 1)

@@ -24,6 +24,17 @@ struct Kernel {
   bool ok() const { return ir.has_value(); }
 };
 
+// Issue 35's kernel (tests/rtl/kernels/ii_mixed.gk): splitmix64, hash, mixed_radix and a rotate,
+// about 7,800 cells at II 1 on a UP5K.
+inline constexpr const char* kMixedKernel = R"(input cycle: u64
+extern salt: u64
+s := splitmix64(cycle ^ salt)
+h := hash(cycle)
+(d, q) := mixed_radix(h, 1000, 0)
+r := (s << 13) | (s >> 51)
+out := r ^ d ^ q
+)";
+
 // The text is compiled as "kernel.gk", so the kernel is named "kernel".
 Kernel compile_kernel(const std::string& text);
 

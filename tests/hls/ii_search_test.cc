@@ -18,15 +18,7 @@ using namespace polydat::hls::testing;
 
 namespace {
 
-// The issue's kernel: splitmix64, hash, mixed_radix and a rotate; about 7,800 cells at II 1 on a UP5K.
-constexpr const char* kMixed = R"(input cycle: u64
-extern salt: u64
-s := splitmix64(cycle ^ salt)
-h := hash(cycle)
-(d, q) := mixed_radix(h, 1000, 0)
-r := (s << 13) | (s >> 51)
-out := r ^ d ^ q
-)";
+constexpr const char* kMixed = kMixedKernel;
 
 HlsOptions at_ii(std::optional<uint32_t> ii, std::optional<uint32_t> dsps = std::nullopt) {
   HlsOptions o;

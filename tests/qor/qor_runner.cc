@@ -239,13 +239,24 @@ std::string md_cell(std::string s) {
   return s;
 }
 
+// Results a second: the clock the design runs at (the requested one, or Fmax when lower) over
+// its II, in k or M.
+std::string results_per_second(const Row& r) {
+  if (r.hls.is_null() || !r.fmax() || r.hls.value("ii", 0) == 0) return "-";
+  const double mhz = std::min(*r.fmax(), r.report.value("requested_mhz", *r.fmax()));
+  const double per_s = mhz * 1e6 / r.hls.value("ii", 1.0);
+  if (per_s >= 1e6) return fmt::format("{:.3g} M", per_s / 1e6);
+  if (per_s >= 1e3) return fmt::format("{:.3g} k", per_s / 1e3);
+  return fmt::format("{:.3g}", per_s);
+}
+
 }  // namespace
 
 std::string board_table(const std::vector<Row>& rows, uint32_t limit) {
   std::string t =
-      "| kernel | board | design | II | LUTs | FFs | carry | DSP | logic cells | model path / clock (ns) | "
+      "| kernel | board | design | II | LUTs | FFs | carry | DSP | logic cells | results/s | model path / clock (ns) | "
       "Fmax / clock (MHz) | Yosys (s) | nextpnr (s) | result |\n"
-      "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+      "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const Row& r : rows) {
     const json& h = r.hls;
     const json& p = r.report;
@@ -259,9 +270,10 @@ std::string board_table(const std::vector<Row>& rows, uint32_t limit) {
     const std::string fmax = r.fmax() ? fmt::format("{:.1f} / {:.4g}", *r.fmax(), p.value("requested_mhz", clock))
                              : clock > 0 ? fmt::format("- / {:.4g}", clock)
                                          : std::string("-");
-    t += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", r.job.kernel,
+    t += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", r.job.kernel,
                      r.job.label(), design, ii, use(p, "luts"), use(p, "ffs"),
-                     p.is_null() ? "-" : fmt::format("{}", p["carries"].value("used", 0)), use(p, "dsps"), cells, model,
+                     p.is_null() ? "-" : fmt::format("{}", p["carries"].value("used", 0)), use(p, "dsps"), cells,
+                     results_per_second(r), model,
                      fmax, seconds(r, "yosys_s", "yosys", limit), seconds(r, "nextpnr_s", "nextpnr-ice40", limit),
                      md_cell(result(r, limit)));
   }

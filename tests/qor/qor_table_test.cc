@@ -61,12 +61,19 @@ TEST_CASE("qor table: one line per run with the design, the model's path, Fmax a
   const std::vector<qor::Row> rows = {row("affine", "icebreaker", false), unfinished, unfit, slow};
   const std::string t = qor::board_table(rows, 60);
   INFO(t);
-  CHECK(contains(t, "| affine | icebreaker | pipeline, 3 stages | 1 | 265/5280 | 248/5280 | 158 | 0/8 | 346 | 25.0 / 83.3 | "
+  CHECK(contains(t, "| affine | icebreaker | pipeline, 3 stages | 1 | 265/5280 | 248/5280 | 158 | 0/8 | 346 | 12 M | 25.0 / 83.3 | "
                     "37.5 / 12 | 3.2 | 1.5 | meets timing |"));
-  CHECK(contains(t, "| div_min | icebreaker, --dsp 0 | pipeline, 3 stages | 1 | - | - | - | - | - | 25.0 / 83.3 | - / 12 | "
+  CHECK(contains(t, "| div_min | icebreaker, --dsp 0 | pipeline, 3 stages | 1 | - | - | - | - | - | - | 25.0 / 83.3 | - / 12 | "
                     "> 60 | - | not finished: yosys ran over 60 s |"));
   CHECK(contains(t, "| does not fit: DSPs (SB_MAC16) over: 11 used, 8 on up5k |"));
   CHECK(contains(t, "| misses timing |"));
+  // Results a second: the clock it runs at over the II; a miss runs at its Fmax.
+  qor::Row fsm = row("div_min", "icebreaker", false);
+  fsm.hls["ii"] = 68;
+  fsm.report["achieved_mhz"] = 10.2;
+  fsm.report["meets_timing"] = false;
+  const std::string f = qor::board_table({fsm}, 60);
+  CHECK_MESSAGE(contains(f, "| 346 | 150 k |"), f);
   const std::string s = qor::board_summary(rows, 60);
   INFO(s);
   CHECK(contains(s, "| icebreaker | 2 | 1 | 0 | 1 | 0 | 0 | 0 |"));
