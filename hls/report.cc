@@ -162,7 +162,7 @@ std::string ii_search_text(const Design& d) {
     out += fmt::format("{}II {}: {:.0f} cells, {} DSPs, {}", out.empty() ? "" : "; ", t.ii, t.cells, t.dsps,
                        t.fits ? "fits" : "does not fit");
   if (!d.ii_search.back().fits)
-    out += d.kind == DesignKind::Fsm ? std::string("; none fits: the iterative FSM, smaller than each")
+    out += d.kind == DesignKind::Fsm ? fmt::format("; none fits: the iterative FSM ({:.0f} cells)", d.resources().cells())
                                      : fmt::format("; none fits: II {}, the smallest", d.ii);
   return out;
 }

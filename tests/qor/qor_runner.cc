@@ -168,7 +168,7 @@ Row run_one(const Job& job, const Settings& s) {
   row.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   row.status = r.status;
   row.hls = read_json(row.dir / "hls.json");
-  if (r.status >= 0 && r.status <= 2) row.report = read_json(row.dir / "report.json");
+  if (r.status >= 0 && r.status <= 3) row.report = read_json(row.dir / "report.json");
   if (row.report.is_null()) {
     for (const std::string& l : testing::split_lines(r.err))
       if (l.rfind("error: ", 0) == 0) {
