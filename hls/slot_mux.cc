@@ -1,5 +1,7 @@
 #include "hls/slot_mux.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <set>
 #include <tuple>
 
